@@ -1,0 +1,52 @@
+"""Text normalization shared by builders, metrics, runner and Space (SPEC §1).
+
+This is the SQuAD answer normalization, read as the SPEC writes it: every Unicode punctuation
+character (category ``P*``, e.g. ``—`` or ``«``) is dropped, and so is every character of SQuAD's own
+``string.punctuation`` (which also holds the ASCII symbols ``$+<=>^`|~``), so that ``$5 million``
+still matches ``5 million`` as it does in the SQuAD evaluation script.
+
+>>> norm("The  Denver Broncos!")
+'denver broncos'
+>>> tokens("An apple, a day")
+['apple', 'day']
+>>> contains("It opened in 2010.", "10")
+False
+>>> contains("It opened in 2010.", "in 2010")
+True
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+from functools import lru_cache
+
+__all__ = ["contains", "norm", "tokens"]
+
+_ASCII_PUNCTUATION = str.maketrans("", "", string.punctuation)
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+
+
+@lru_cache(maxsize=65536)
+def norm(s: str) -> str:
+    """Lower-case, drop Unicode punctuation and the words a/an/the, collapse white space."""
+    s = s.lower().translate(_ASCII_PUNCTUATION)
+    if not s.isascii():
+        s = "".join(ch for ch in s if not unicodedata.category(ch).startswith("P"))
+    s = _ARTICLES.sub(" ", s)
+    return " ".join(s.split())
+
+
+def tokens(s: str) -> list[str]:
+    """``norm(s).split()``."""
+    return norm(s).split()
+
+
+def contains(hay: str, needle: str) -> bool:
+    """True when ``tokens(needle)`` is non-empty and a contiguous run inside ``tokens(hay)``."""
+    n = norm(needle)
+    if not n:
+        return False
+    # Space-padded substring search on normalized text is a token-boundary run search.
+    return f" {n} " in f" {norm(hay)} "
