@@ -1,0 +1,40 @@
+"""The dataset card's YAML header (``configs`` and ``dataset_info``), written from the built data.
+
+The card's prose is written by people; its header is written by ``eviscope build`` from the same
+`datasets` features the rows are written with, so the declared features and split sizes cannot drift
+from the data (``load_dataset`` fails on a wrong row count).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from datasets import DatasetInfo, Features
+from datasets.info import DatasetInfosDict
+from datasets.splits import SplitDict, SplitInfo
+from datasets.utils.metadata import MetadataConfigs
+from huggingface_hub import DatasetCard, DatasetCardData
+
+from eviscope.rows import SPLIT
+
+_NEW_CARD_BODY = (
+    "\n# EviScope\n\nBuilt by `eviscope build`; see the project's `dataset/README.md` for the full card.\n"
+)
+
+
+def update_card(card_path: Path, config: str, features: Features, num_examples: int, num_bytes: int) -> None:
+    """Declare ``config`` (its Parquet files, features and split size) in the card at ``card_path``."""
+    if card_path.exists():
+        card = DatasetCard.load(card_path)
+    else:
+        card = DatasetCard(f"---\n{DatasetCardData().to_yaml()}\n---\n{_NEW_CARD_BODY}")
+    data_files = [{"split": SPLIT, "path": f"data/{config}/{SPLIT}.parquet"}]
+    MetadataConfigs({config: {"data_files": data_files}}).to_dataset_card_data(card.data)
+    splits = SplitDict()
+    splits.add(SplitInfo(name=SPLIT, num_bytes=num_bytes, num_examples=num_examples))
+    info = DatasetInfo(features=features, splits=splits, dataset_size=num_bytes)
+    DatasetInfosDict({config: info}).to_dataset_card_data(card.data)
+    text = str(card)
+    if not card_path.exists() or card_path.read_text(encoding="utf-8") != text:
+        card_path.parent.mkdir(parents=True, exist_ok=True)
+        card_path.write_text(text, encoding="utf-8")

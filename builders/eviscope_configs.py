@@ -1,0 +1,94 @@
+"""The three EviScope configs, their parameters, and the build that writes them with its report.
+
+| config | quartets | per-article cap | conflict passage |
+| --- | --- | --- | --- |
+| ``eviscope-v1`` | 40 | 3 | legacy (unrepaired) |
+| ``eviscope-v1.1`` | 40 | 3 | repaired: passes all six lints |
+| ``eviscope-xl`` | 1,000 | 30 | repaired: passes all six lints |
+
+``v1`` and ``v1.1`` draw the same 40 quartets with the same seed and differ only in their conflict
+rows. ``eviscope-xl`` draws 1,000 quartets from the whole dev set under the same rules, with the cap
+raised to 30 per article (the dev set has 48 articles; 30 is the smallest round cap that leaves room
+for 1,000 eligible questions), so that paired tests have power where 40 quartets have none.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from eviscope.builders import eviscope_quartets as q
+from eviscope.builders.conflict_lints import LINTS
+from eviscope.builders.dataset_card import update_card
+from eviscope.builders.parquet_split import write_split
+from eviscope.builders.squad_source import Squad
+
+from eviscope.rows import EVISCOPE_FEATURES, VARIANTS
+
+DEFAULT_SEED = 13
+
+
+@dataclass(frozen=True)
+class EviScopeConfig:
+    name: str
+    params: q.QuartetParams
+    legacy_conflicts: bool
+
+
+EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
+    c.name: c
+    for c in (
+        EviScopeConfig("eviscope-v1", q.QuartetParams(n_quartets=40, per_article_cap=3), True),
+        EviScopeConfig("eviscope-v1.1", q.QuartetParams(n_quartets=40, per_article_cap=3), False),
+        EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=1000, per_article_cap=30), False),
+    )
+}
+
+
+def build_eviscope(
+    squad: Squad,
+    names: Iterable[str],
+    out_dir: Path,
+    seed: int = DEFAULT_SEED,
+    progress: Callable[[Iterable], Iterable] = iter,
+) -> dict:
+    """Build the named EviScope configs into ``out_dir`` and return the build report."""
+    candidates, rejected = q.find_candidates(squad, seed, progress)
+    report: dict = {
+        "seed": seed,
+        "source": {"origin": squad.origin, "checksum": squad.checksum},
+        "questions_scanned": len(squad.questions),
+        "eligible_questions": len(candidates),
+        "rejected": dict(sorted(rejected.items())),
+        "configs": {},
+    }
+    drawn: dict[q.QuartetParams, list[q.Quartet]] = {}
+    for name in names:
+        config = EVISCOPE_CONFIGS[name]
+        if config.params not in drawn:
+            chosen = q.select(candidates, config.params, seed)
+            drawn[config.params] = q.make_quartets(squad, chosen, seed)
+        quartets = drawn[config.params]
+        rows = [
+            row
+            for quartet in quartets
+            for row in q.quartet_rows(squad, quartet, config.legacy_conflicts, seed)
+        ]
+        q.check_doc_ids(rows)
+        table = write_split(out_dir, name, rows, EVISCOPE_FEATURES)
+        update_card(out_dir / "README.md", name, EVISCOPE_FEATURES, len(rows), table.nbytes)
+        lints = q.lint_report(squad, quartets, config.legacy_conflicts)
+        report["configs"][name] = {
+            "quartets": len(quartets),
+            "rows": len(rows),
+            "per_variant": {v: sum(row["variant"] == v for row in rows) for v in VARIANTS},
+            "per_article_cap": config.params.per_article_cap,
+            "conflict_passages": "legacy" if config.legacy_conflicts else "repaired",
+            "answer_forms": dict(Counter(quartet.candidate.form for quartet in quartets).most_common()),
+            "articles_used": sorted({quartet.candidate.title for quartet in quartets}),
+            "lint_pass": {lint: sum(r["lints"][lint]["ok"] for r in lints) for lint in LINTS},
+            "lint_rows": lints,
+        }
+    return report

@@ -1,0 +1,93 @@
+"""A small, deterministic sentence splitter that keeps character offsets, so spans stay verbatim.
+
+>>> text = "Dr. J. Smith came in 1901. He left in 1910! The U.S. Army stayed."
+>>> [text[s:e] for s, e in sentence_spans(text)]
+['Dr. J. Smith came in 1901.', 'He left in 1910!', 'The U.S. Army stayed.']
+"""
+
+from __future__ import annotations
+
+import re
+
+ABBREVIATIONS = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "prof",
+        "st",
+        "jr",
+        "sr",
+        "vs",
+        "etc",
+        "inc",
+        "co",
+        "ltd",
+        "corp",
+        "gen",
+        "gov",
+        "lt",
+        "col",
+        "sgt",
+        "capt",
+        "mt",
+        "ft",
+        "no",
+        "vol",
+        "rev",
+        "est",
+        "approx",
+        "ca",
+        "c",
+        "fig",
+        "al",
+        "op",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "u.s",
+        "u.k",
+        "e.g",
+        "i.e",
+        "a.d",
+        "b.c",
+    ]
+)
+"""Words that end in a period without ending a sentence (lower-case, without the final period)."""
+
+_BOUNDARY = re.compile(r"[.!?][\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
+_LAST_WORD = re.compile(r"([\w.]+)\.$")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` offsets of each sentence in ``text``, white space excluded."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        end = match.end() - len(match.group()) + len(match.group().rstrip())
+        last = _LAST_WORD.search(text[start : match.start() + 1])
+        if last and (last.group(1).lower() in ABBREVIATIONS or len(last.group(1)) == 1):
+            continue
+        spans.append((start, end))
+        start = match.end()
+    if text[start:].strip():
+        spans.append((start, len(text.rstrip())))
+    return spans
+
+
+def sentence_at(text: str, offset: int) -> tuple[int, int]:
+    """The span of the sentence that holds character ``offset``."""
+    for start, end in sentence_spans(text):
+        if start <= offset < end:
+            return start, end
+    raise ValueError(f"offset {offset} is outside every sentence")
