@@ -20,7 +20,6 @@ LintResult(ok=False, reason="conflict cue(s) 'however', 'disputed' in the passag
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from typing import NamedTuple
@@ -189,15 +188,15 @@ def lint_modifies_answer_claim(case: ConflictCase) -> LintResult:
     """5. It modifies the answer-bearing claim.
 
     ``conflict_answer`` is contained in the conflict passage's counterpart of the support span: the run
-    of as many sentences as the span has that is most similar to it.
+    of as many sentences as the span has that shares the largest share of its words (Jaccard).
     """
     spans = sentence_spans(case.conflict_text)
     width = max(1, len(sentence_spans(case.support_span)))
     windows = [
         case.conflict_text[spans[i][0] : spans[i + width - 1][1]] for i in range(len(spans) - width + 1)
     ] or [case.conflict_text]
-    span_words = case.support_span.split()
-    counterpart = max(windows, key=lambda w: difflib.SequenceMatcher(None, w.split(), span_words).ratio())
+    span_words = set(case.support_span.split())
+    counterpart = max(windows, key=lambda w: len(span_words & set(w.split())) / len(span_words | set(w.split())))
     if not contains(counterpart, case.conflict_answer):
         return LintResult(False, f"the answer-bearing sentence does not state {case.conflict_answer!r}")
     return LintResult(True)

@@ -203,16 +203,15 @@ def _alternative(
         return rng.choice(options) if options else None
     phrase = question_phrase(item.question.question)
     words = set(tokens(item.question.question))
-    donors = [
-        donor
-        for donor in (names.get(phrase, []) if phrase else [])
-        if donor.title != title and len(donor.core.split()) == len(item.core.split()) and usable(donor.core)
-    ]
-    if not donors:
-        return None
-    overlap = {donor.core: len(words & donor.question_words) for donor in donors}
-    best = max(overlap.values())
-    return rng.choice(sorted(core for core, shared in overlap.items() if shared == best))
+    tiers: dict[int, set[str]] = {}
+    for donor in names.get(phrase, []) if phrase else []:
+        if donor.title != title and len(donor.core.split()) == len(item.core.split()):
+            tiers.setdefault(len(words & donor.question_words), set()).add(donor.core)
+    for shared in sorted(tiers, reverse=True):
+        options = sorted(core for core in tiers[shared] if usable(core))
+        if options:
+            return rng.choice(options)
+    return None
 
 
 def _make_candidate(

@@ -19,7 +19,8 @@ class ConfigEntry:
 
 
 CONFIGS: dict[str, ConfigEntry] = {
-    name: ConfigEntry(name, "eviscope", "squad", True) for name in EVISCOPE_CONFIGS
+    **{name: ConfigEntry(name, "eviscope", "squad", True) for name in EVISCOPE_CONFIGS},
+    "forcebench": ConfigEntry("forcebench", "forcebench", "attributionbench", True),
 }
 
 

@@ -7,10 +7,10 @@ import sys
 from collections.abc import Sequence
 
 from eviscope import __version__
-from eviscope.commands import build
+from eviscope.commands import build, forcebench
 from eviscope.errors import EviScopeError
 
-COMMANDS = (build,)
+COMMANDS = (build, forcebench)
 """Subcommand modules; each has ``register(subparsers)`` that sets ``func`` on its parser."""
 
 

@@ -24,16 +24,26 @@ from functools import lru_cache
 
 __all__ = ["contains", "norm", "tokens"]
 
-_ASCII_PUNCTUATION = str.maketrans("", "", string.punctuation)
+
+
+class _DropPunctuation(dict[int, int | None]):
+    """A ``str.translate`` table that drops punctuation, filled in as new characters are seen."""
+
+    def __missing__(self, codepoint: int) -> int | None:
+        char = chr(codepoint)
+        keep = not (unicodedata.category(char).startswith("P") or char in string.punctuation)
+        self[codepoint] = codepoint if keep else None
+        return self[codepoint]
+
+
+_DROP_PUNCTUATION = _DropPunctuation()
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 
 
 @lru_cache(maxsize=65536)
 def norm(s: str) -> str:
     """Lower-case, drop Unicode punctuation and the words a/an/the, collapse white space."""
-    s = s.lower().translate(_ASCII_PUNCTUATION)
-    if not s.isascii():
-        s = "".join(ch for ch in s if not unicodedata.category(ch).startswith("P"))
+    s = s.lower().translate(_DROP_PUNCTUATION)
     s = _ARTICLES.sub(" ", s)
     return " ".join(s.split())
 

@@ -41,9 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from eviscope.builders.eviscope_configs import DEFAULT_SEED, build_eviscope
     from eviscope.builders.registry import CONFIGS, releasable
-    from eviscope.builders.squad_source import load_squad
 
     names = args.configs or releasable()
     unknown = [name for name in names if name not in CONFIGS]
@@ -51,28 +49,75 @@ def run(args: argparse.Namespace) -> int:
         raise EviScopeError(f"unknown config(s) {', '.join(unknown)}; known: {', '.join(CONFIGS)}")
     console = Console(stderr=True)
     started = time.perf_counter()
-    seed = DEFAULT_SEED if args.seed is None else args.seed
-
-    def progress(items: Iterable) -> Iterable:
-        return track(items, description="Scanning SQuAD questions", console=console, transient=True)
-
+    report: dict = {}
     eviscope_names = [name for name in names if CONFIGS[name].builder == "eviscope"]
-    squad = load_squad(resolve("squad", args.squad))
-    report = build_eviscope(squad, eviscope_names, args.out, seed, progress)
+    if eviscope_names:
+        report["eviscope"] = _build_eviscope(args, eviscope_names, console)
+    if "forcebench" in names:
+        from eviscope.builders.forcebench_drafting import build_forcebench
+
+        seed = 0 if args.seed is None else args.seed
+        report["forcebench"] = build_forcebench(
+            resolve("attributionbench", args.attributionbench), args.out, seed
+        )
     report_path = args.out / "build_report.json"
     report_path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         _print_summary(report, report_path, time.perf_counter() - started)
+    missing = _declared_but_unbuilt(args.out)
+    if missing:
+        console.print(
+            f"[yellow]warning:[/] {args.out / 'README.md'} declares {', '.join(missing)} without data; "
+            f"load_dataset fails on every config of the folder until you run: eviscope build {' '.join(missing)}"
+        )
     return 0
 
 
+def _build_eviscope(args: argparse.Namespace, names: list[str], console: Console) -> dict:
+    from eviscope.builders.eviscope_configs import DEFAULT_SEED, build_eviscope
+    from eviscope.builders.squad_source import load_squad
+
+    def progress(items: Iterable) -> Iterable:
+        return track(items, description="Scanning SQuAD questions", console=console, transient=True)
+
+    squad = load_squad(resolve("squad", args.squad))
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    return build_eviscope(squad, names, args.out, seed, progress)
+
+
+def _declared_but_unbuilt(out: Path) -> list[str]:
+    """Configs the card declares whose data files are missing (``datasets`` resolves them all)."""
+    from huggingface_hub import DatasetCard
+
+    declared = DatasetCard.load(out / "README.md").data.to_dict().get("configs", [])
+    return [
+        config["config_name"]
+        for config in declared
+        if not all((out / f["path"]).exists() for f in config["data_files"])
+    ]
+
+
 def _print_summary(report: dict, report_path: Path, seconds: float) -> None:
+    console = Console()
+    if "eviscope" in report:
+        console.print(_eviscope_table(report["eviscope"]))
+        eviscope = report["eviscope"]
+        console.print(
+            f"seed {eviscope['seed']} · {eviscope['eligible_questions']} of {eviscope['questions_scanned']} "
+            f"questions eligible\nsource {eviscope['source']['origin']}\n{eviscope['source']['checksum']}"
+        )
+    if "forcebench" in report:
+        console.print(_forcebench_table(report["forcebench"]))
+    console.print(f"report {report_path} · {seconds:.1f} s")
+
+
+def _eviscope_table(report: dict) -> Table:
     from eviscope.builders.conflict_lints import LINTS
 
     configs = report["configs"]
-    table = Table(title="EviScope build", title_justify="left")
+    table = Table(title="EviScope configs", title_justify="left")
     table.add_column("")
     for name in configs:
         table.add_column(name, justify="right")
@@ -84,10 +129,17 @@ def _print_summary(report: dict, report_path: Path, seconds: float) -> None:
     for number, lint in enumerate(LINTS, 1):
         cells = [f"{c['lint_pass'][lint]}/{c['quartets']}" for c in configs.values()]
         table.add_row(f"{number}. {lint}", *cells)
-    console = Console()
-    console.print(table)
-    console.print(
-        f"seed {report['seed']} · {report['eligible_questions']} of {report['questions_scanned']} questions "
-        f"eligible · {seconds:.1f} s\nsource {report['source']['origin']}\n{report['source']['checksum']}\n"
-        f"report {report_path}"
-    )
+    return table
+
+
+def _forcebench_table(report: dict) -> Table:
+    statuses = ", ".join(f"{n} {status}" for status, n in report["annotation_status"].items())
+    table = Table(title=f"ForceBench: {statuses}", title_justify="left")
+    table.add_column("axis")
+    table.add_column("pairs", justify="right")
+    for axis, count in report["axis"].items():
+        table.add_row(axis, str(count))
+    table.add_row("all", str(report["rows"]), end_section=True)
+    for lint, passed in report["lints_passed"].items():
+        table.add_row(f"lint {lint}", f"{passed}/{report['rows']}")
+    return table

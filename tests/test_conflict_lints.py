@@ -1,0 +1,120 @@
+"""The six conflict-passage constraints of SPEC §2: each lint passes a good passage and fails a bad one."""
+
+import pytest
+from eviscope.builders.answer_forms import answer_form, substitute_number, substitute_year
+from eviscope.builders.conflict_edits import legacy_conflict, repaired_conflict
+from eviscope.builders.conflict_lints import (
+    ConflictCase,
+    lint_answers_question,
+    lint_contradicts_support,
+    lint_excludes_original,
+    lint_grammatical_substitution,
+    lint_modifies_answer_claim,
+    lint_no_conflict_cue,
+    run_lints,
+)
+
+SUPPORT = (
+    "The bridge was planned for years. It opened to traffic in 1932 after a long delay. Tolls ended later."
+)
+GOOD = ConflictCase(
+    question="When did the bridge open to traffic?",
+    answers=("1932", "in 1932"),
+    support_text=SUPPORT,
+    support_span="It opened to traffic in 1932 after a long delay.",
+    conflict_text=SUPPORT.replace("1932", "1938"),
+    conflict_answer="1938",
+)
+
+
+def test_the_repaired_passage_passes_every_lint() -> None:
+    results = run_lints(GOOD)
+    assert list(results) == [
+        "grammatical",
+        "answers_question",
+        "contradicts_support",
+        "excludes_original",
+        "modifies_answer_claim",
+        "no_conflict_cue",
+    ]
+    assert all(result.ok for result in results.values()), results
+
+
+@pytest.mark.parametrize(
+    ("lint", "bad"),
+    [
+        # 1: a year replaced by a name, and an added sentence, are not one same-form substitution.
+        (
+            lint_grammatical_substitution,
+            GOOD._replace(conflict_text=SUPPORT.replace("1932", "Paris"), conflict_answer="Paris"),
+        ),
+        (lint_grammatical_substitution, GOOD._replace(conflict_text=GOOD.conflict_text + " It was busy.")),
+        # 2: a number does not answer a when-question whose gold answer is a year.
+        (
+            lint_answers_question,
+            GOOD._replace(conflict_text=SUPPORT.replace("1932", "12"), conflict_answer="12"),
+        ),
+        # 2: the alternative must be stated in the passage.
+        (lint_answers_question, GOOD._replace(conflict_answer="1940")),
+        # 3: an alternative that contains a gold alias does not contradict it.
+        (lint_contradicts_support, GOOD._replace(conflict_answer="1932 or 1938")),
+        # 4: the original answer must be gone.
+        (lint_excludes_original, GOOD._replace(conflict_text=GOOD.conflict_text + " Some say 1932.")),
+        # 5: the edit must be in the answer-bearing sentence, not elsewhere.
+        (
+            lint_modifies_answer_claim,
+            GOOD._replace(conflict_text=SUPPORT.replace("Tolls ended later.", "Tolls ended in 1938.")),
+        ),
+        # 6: a cue announces the contradiction instead of stating it.
+        (
+            lint_no_conflict_cue,
+            GOOD._replace(conflict_text=GOOD.conflict_text.replace("It opened", "In fact, it opened")),
+        ),
+    ],
+)
+def test_each_lint_fails_its_violation(lint, bad: ConflictCase) -> None:
+    assert lint(GOOD).ok
+    result = lint(bad)
+    assert not result.ok
+    assert result.reason
+
+
+def test_cues_match_whole_words_only() -> None:
+    falsehood = GOOD._replace(conflict_text=GOOD.conflict_text + " A falsehood spread.")
+    assert lint_no_conflict_cue(falsehood).ok
+    assert not lint_no_conflict_cue(GOOD._replace(conflict_text=GOOD.conflict_text + " However, it held.")).ok
+
+
+def test_legacy_edit_violates_what_the_repair_fixes() -> None:
+    legacy_text = legacy_conflict(SUPPORT, GOOD.answers, "Paris", index=1)
+    legacy = GOOD._replace(conflict_text=legacy_text, conflict_answer="Paris")
+    failed = {name for name, result in run_lints(legacy).items() if not result.ok}
+    assert failed == {"grammatical", "answers_question", "no_conflict_cue"}
+
+
+def test_repaired_edit_changes_only_the_answer() -> None:
+    start = SUPPORT.index("1932")
+    assert repaired_conflict(SUPPORT, "1932", start, "1938") == GOOD.conflict_text
+    with pytest.raises(ValueError, match="not at offset"):
+        repaired_conflict(SUPPORT, "1932", start + 1, "1938")
+
+
+@pytest.mark.parametrize("value", ["1066", "2015"])
+def test_year_substitutes_are_other_years(value: str) -> None:
+    import random
+
+    for seed in range(50):
+        new = substitute_year(value, random.Random(seed))
+        assert answer_form(new) == "year" and new != value and abs(int(new) - int(value)) <= 20
+
+
+@pytest.mark.parametrize("value", ["7", "60", "3,500", "2.5 million", "1,000,000"])
+def test_number_substitutes_keep_their_form(value: str) -> None:
+    import random
+
+    for seed in range(50):
+        new = substitute_number(value, random.Random(seed))
+        assert new != value
+        assert answer_form(new) == "number"
+        assert ("," in new) == ("," in value)
+        assert new.split()[1:] == value.split()[1:]  # the scale word stays

@@ -1,0 +1,247 @@
+"""The EviScope configs as built from the real SQuAD v1.1 dev file: every invariant of SPEC §2."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+from datasets import Dataset, load_dataset
+from datasets.exceptions import NonMatchingSplitsSizesError
+from eviscope.builders.conflict_lints import LINTS, ConflictCase, run_lints
+from huggingface_hub import DatasetCard
+
+from eviscope.cli import main
+from eviscope.normalize import contains
+from eviscope.rows import EVISCOPE_FEATURES, EXPECTED_ACTION, VARIANTS
+
+REPO = Path(__file__).resolve().parents[1]
+
+CONFIGS = ("eviscope-v1", "eviscope-v1.1", "eviscope-xl")
+
+
+def _load(folder: Path, config: str, cache: Path) -> Dataset:
+    return load_dataset(str(folder), config, split="test", cache_dir=str(cache))
+
+
+@pytest.fixture(scope="module")
+def configs(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Dataset]:
+    cache = tmp_path_factory.mktemp("hf-cache")
+    return {config: _load(built_dataset, config, cache) for config in CONFIGS}
+
+
+@pytest.fixture(scope="module")
+def report(built_dataset: Path) -> dict:
+    return json.loads((built_dataset / "build_report.json").read_text())["eviscope"]
+
+
+def test_v11_loads_offline_with_160_rows_and_the_spec_features(configs: dict[str, Dataset]) -> None:
+    rows = configs["eviscope-v1.1"]
+    assert rows.num_rows == 160
+    assert rows.features == EVISCOPE_FEATURES
+
+
+def test_sizes_of_every_config(configs: dict[str, Dataset]) -> None:
+    assert configs["eviscope-v1"].num_rows == 160
+    assert configs["eviscope-xl"].num_rows >= 4000
+    assert len(set(configs["eviscope-xl"]["quartet_id"])) >= 1000
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_quartets_have_four_variants_with_expected_actions(configs: dict[str, Dataset], config: str) -> None:
+    by_quartet: dict[str, list[dict]] = defaultdict(list)
+    for row in configs[config]:
+        by_quartet[row["quartet_id"]].append(row)
+        assert row["id"] == f"{row['quartet_id']}-{row['variant']}"
+        assert row["expected_action"] == EXPECTED_ACTION[row["variant"]]
+        assert row["answerable"] == (row["expected_action"] == "answer")
+        assert row["conflict_answer"] == "" or row["variant"] == "conflicting"
+    for rows in by_quartet.values():
+        assert sorted(r["variant"] for r in rows) == sorted(VARIANTS)
+        assert len({(r["question"], r["source_id"], tuple(r["answers"])) for r in rows}) == 1
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_per_article_cap_and_distinct_base_questions(configs: dict[str, Dataset], config: str) -> None:
+    cap = 30 if config == "eviscope-xl" else 3
+    bases = {row["quartet_id"]: (row["title"], row["source_id"]) for row in configs[config]}
+    assert max(Counter(title for title, _ in bases.values()).values()) <= cap
+    assert len({source for _, source in bases.values()}) == len(bases)
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_documents_and_gold_ids(configs: dict[str, Dataset], config: str) -> None:
+    for row in configs[config]:
+        ids = [d["doc_id"] for d in row["documents"]]
+        count = {"sufficient": 1, "noisy": 3, "insufficient": 3, "conflicting": 2}[row["variant"]]
+        assert len(ids) == len(set(ids)) == count
+        assert set(row["supporting_doc_ids"]) | set(row["conflicting_doc_ids"]) <= set(ids)
+        assert (row["variant"] == "insufficient") == (not row["supporting_doc_ids"])
+        assert (row["variant"] == "conflicting") == bool(row["conflicting_doc_ids"])
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_no_gold_alias_outside_the_support_in_noisy_and_insufficient(
+    configs: dict[str, Dataset], config: str
+) -> None:
+    for row in configs[config]:
+        if row["variant"] in ("noisy", "insufficient"):
+            for document in row["documents"]:
+                if document["doc_id"] not in row["supporting_doc_ids"]:
+                    assert not any(contains(document["text"], a) for a in row["answers"]), row["id"]
+        if row["variant"] != "insufficient":
+            support = [d for d in row["documents"] if d["doc_id"] in row["supporting_doc_ids"]]
+            assert any(contains(support[0]["text"], a) for a in row["answers"]), row["id"]
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_support_spans_are_verbatim_answer_bearing_sentences(
+    configs: dict[str, Dataset], config: str
+) -> None:
+    for row in configs[config]:
+        texts = {d["doc_id"]: d["text"] for d in row["documents"]}
+        for span in row["support_spans"]:
+            assert span["doc_id"] in row["supporting_doc_ids"]
+            assert span["text"] in texts[span["doc_id"]], row["id"]
+            assert any(contains(span["text"], a) for a in row["answers"]), row["id"]
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_doc_ids_are_stable_and_blind_to_role(configs: dict[str, Dataset], config: str) -> None:
+    text_of: dict[str, str] = {}
+    first_position: Counter[int] = Counter()
+    for row in configs[config]:
+        for document in row["documents"]:
+            assert text_of.setdefault(document["doc_id"], document["text"]) == document["text"]
+            assert re.fullmatch(r"doc-[0-9a-f]{8}", document["doc_id"])
+        if row["variant"] != "sufficient":
+            ids = [d["doc_id"] for d in row["documents"]]
+            first_position[ids.index(row["supporting_doc_ids"][0]) if row["supporting_doc_ids"] else -1] += 1
+    # One id per text within a quartet and across it; the support is not always shown first.
+    assert first_position[0] < sum(first_position.values()) * 0.75
+
+
+def test_v1_equals_v11_outside_conflict_rows(configs: dict[str, Dataset]) -> None:
+    legacy, repaired = configs["eviscope-v1"], configs["eviscope-v1.1"]
+    assert legacy["id"] == repaired["id"]
+    for old, new in zip(legacy, repaired, strict=True):
+        if old["variant"] == "conflicting":
+            assert old["conflicting_doc_ids"] != new["conflicting_doc_ids"]
+            assert old["supporting_doc_ids"] == new["supporting_doc_ids"]
+        else:
+            assert old == new
+
+
+def _conflict_case(row: dict) -> ConflictCase:
+    texts = {d["doc_id"]: d["text"] for d in row["documents"]}
+    return ConflictCase(
+        row["question"],
+        tuple(row["answers"]),
+        texts[row["supporting_doc_ids"][0]],
+        row["support_spans"][0]["text"],
+        texts[row["conflicting_doc_ids"][0]],
+        row["conflict_answer"],
+    )
+
+
+@pytest.mark.parametrize("config", ["eviscope-v1.1", "eviscope-xl"])
+def test_every_repaired_conflict_row_passes_all_six_lints(configs: dict[str, Dataset], config: str) -> None:
+    for row in configs[config]:
+        if row["variant"] == "conflicting":
+            failed = {name: r.reason for name, r in run_lints(_conflict_case(row)).items() if not r.ok}
+            assert not failed, (row["id"], failed)
+
+
+def test_report_counts_lints_per_config(configs: dict[str, Dataset], report: dict) -> None:
+    assert report["configs"]["eviscope-v1.1"]["lint_pass"] == dict.fromkeys(LINTS, 40)
+    legacy_rows = [row for row in configs["eviscope-v1"] if row["variant"] == "conflicting"]
+    for lint in LINTS:
+        passed = sum(run_lints(_conflict_case(row))[lint].ok for row in legacy_rows)
+        assert report["configs"]["eviscope-v1"]["lint_pass"][lint] == passed
+    assert report["configs"]["eviscope-v1"]["lint_pass"] != dict.fromkeys(LINTS, 40)
+    assert report["source"]["checksum"] == (
+        "sha256:95aa6a52d5d6a735563366753ca50492a658031da74f301ac5238b03966972c9"
+    )
+    assert report["configs"]["eviscope-v1.1"]["per_variant"] == dict.fromkeys(VARIANTS, 40)
+    assert len(report["configs"]["eviscope-v1.1"]["articles_used"]) >= 14
+
+
+def test_committed_card_declares_what_the_build_writes(built_dataset: Path, report: dict) -> None:
+    def header(path: Path) -> dict:
+        data = DatasetCard.load(path).data.to_dict()
+        for info in data["dataset_info"]:
+            info.pop("dataset_size", None)
+            for split in info["splits"]:
+                split.pop("num_bytes", None)
+        return data
+
+    assert header(built_dataset / "README.md") == header(REPO / "dataset" / "README.md")
+    body = (REPO / "dataset" / "README.md").read_text()
+    for number, lint in enumerate(LINTS, 1):
+        cells = [
+            f"{report['configs'][c]['lint_pass'][lint]}/{report['configs'][c]['quartets']}" for c in CONFIGS
+        ]
+        assert f"| {number}. {lint} | " + " | ".join(cells) + " |" in body
+    assert f"{report['eligible_questions']:,} of the {report['questions_scanned']:,} dev questions" in body
+
+
+def test_a_wrong_row_count_fails_at_load(built_dataset: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "dataset"
+    folder.mkdir()
+    (folder / "data").symlink_to(built_dataset / "data")
+    card = (built_dataset / "README.md").read_text()
+    (folder / "README.md").write_text(card.replace("num_examples: 160", "num_examples: 161"))
+    with pytest.raises(NonMatchingSplitsSizesError):
+        _load(folder, "eviscope-v1.1", tmp_path / "cache")
+
+
+def test_two_builds_with_one_seed_are_byte_identical(
+    squad_path: Path, built_dataset: Path, tmp_path: Path
+) -> None:
+    assert (
+        main(["build", "eviscope-v1", "eviscope-v1.1", "--squad", str(squad_path), "--out", str(tmp_path)])
+        == 0
+    )
+    for config in ("eviscope-v1", "eviscope-v1.1"):
+        again = (tmp_path / "data" / config / "test.parquet").read_bytes()
+        assert again == (built_dataset / "data" / config / "test.parquet").read_bytes()
+
+
+def test_another_seed_draws_other_quartets(squad_path: Path, built_dataset: Path, tmp_path: Path) -> None:
+    args = ["build", "eviscope-v1.1", "--squad", str(squad_path), "--out", str(tmp_path), "--seed", "7"]
+    assert main(args) == 0
+    other = _load(tmp_path, "eviscope-v1.1", tmp_path / "cache")
+    base = _load(built_dataset, "eviscope-v1.1", tmp_path / "cache")
+    assert set(other["source_id"]) != set(base["source_id"])
+    assert other.num_rows == 160
+
+
+def test_forcebench_loads_offline_beside_the_eviscope_configs(built_dataset: Path, tmp_path: Path) -> None:
+    from eviscope.forcebench.rows import FORCEBENCH_FEATURES
+
+    rows = _load(built_dataset, "forcebench", tmp_path / "cache")
+    assert rows.features == FORCEBENCH_FEATURES
+    assert rows.num_rows >= 200
+    assert min(Counter(rows["axis"]).values()) >= 30
+    assert set(rows["annotation_status"]) == {"drafted"}
+
+
+def test_card_prose_states_the_built_composition(built_dataset: Path) -> None:
+    full = json.loads((built_dataset / "build_report.json").read_text())
+    body = (REPO / "dataset" / "README.md").read_text()
+    text = " ".join(body.split())
+    forms = full["eviscope"]["configs"]["eviscope-v1.1"]["answer_forms"]
+    xl = full["eviscope"]["configs"]["eviscope-xl"]["answer_forms"]
+    assert f"{forms['name']}, {forms['year']} and {forms.get('number', 0)} of the 40 quartets" in text
+    assert f"{xl['name']}, {xl['year']} and {xl['number']} of the 1,000" in text
+    forcebench = full["forcebench"]
+    axes = ", ".join(f"{axis} {n}" for axis, n in forcebench["axis"].items())
+    severity = ", ".join(f"{s}: {n}" for s, n in forcebench["severity"].items())
+    assert f"The {forcebench['rows']} pairs ({axes}; severity {severity})" in text
+    sources = ", ".join(
+        f"{name.split('/', 1)[1]} {n}"
+        for name, n in sorted(forcebench["source_dataset"].items(), key=lambda item: (-item[1], item[0]))
+    )
+    assert f"Rows per source dataset: {sources};" in text

@@ -1,0 +1,67 @@
+"""The `metrics/forcebench` evaluate module: loads offline, agrees with the library, doctest runs."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+from pathlib import Path
+
+import evaluate
+import pytest
+from forcebench_fixtures import REPO, sample_rows
+
+from eviscope.forcebench.baselines import baseline_predictions
+from eviscope.forcebench.scoring import score_units, units_from_predictions
+
+METRIC = REPO / "metrics" / "forcebench"
+
+
+@pytest.fixture(scope="module")
+def forcebench() -> evaluate.EvaluationModule:
+    return evaluate.load(str(METRIC))
+
+
+def test_the_module_matches_the_library_on_pooled_baselines_and_judges(forcebench) -> None:
+    rows = sample_rows()
+    by_id = {r["id"]: r for r in rows}
+    predictions = baseline_predictions(rows, ["token_overlap", "axis_forcecheck"]) + [
+        {
+            "id": r["id"],
+            "evaluator": "judge",
+            "prompt": "generic",
+            "label_safe": "fully_supported",
+            "label_raised": "partially_supported" if r["axis"] != "scope" else "refused",
+        }
+        for r in rows
+    ]
+    references = [{k: by_id[p["id"]][k] for k in ("id", "axis", "severity")} for p in predictions]
+    result = forcebench.compute(predictions=predictions, references=references)
+    expected = score_units(units_from_predictions(rows, predictions))
+    assert result == expected
+    assert result["per_evaluator"]["judge"]["missing"] == 2
+    assert set(result["per_evaluator"]) == {"baseline/token_overlap", "baseline/axis_forcecheck", "judge"}
+
+
+def test_mismatched_ids_are_refused(forcebench) -> None:
+    with pytest.raises(Exception, match="paired with reference id"):
+        forcebench.compute(
+            predictions=[{"id": "fb-1", "evaluator": "e", "score_safe": 1.0, "score_raised": 0.0}],
+            references=[{"id": "fb-2", "axis": "scope", "severity": 1}],
+        )
+
+
+def test_the_card_example_runs_as_a_doctest(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    spec = importlib.util.spec_from_file_location("forcebench_metric", METRIC / "forcebench.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    outcome = doctest.testmod(module)
+    assert outcome.attempted > 0 and outcome.failed == 0
+
+
+def test_the_space_folder_is_complete() -> None:
+    readme = (METRIC / "README.md").read_text(encoding="utf-8")
+    assert readme.startswith("---\n") and "app_file: app.py" in readme
+    assert "import gradio" not in (METRIC / "forcebench.py").read_text(encoding="utf-8")
+    assert "gradio" in (METRIC / "requirements.txt").read_text(encoding="utf-8")
+    assert Path(METRIC / "app.py").is_file()
