@@ -196,7 +196,9 @@ def lint_modifies_answer_claim(case: ConflictCase) -> LintResult:
         case.conflict_text[spans[i][0] : spans[i + width - 1][1]] for i in range(len(spans) - width + 1)
     ] or [case.conflict_text]
     span_words = set(case.support_span.split())
-    counterpart = max(windows, key=lambda w: len(span_words & set(w.split())) / len(span_words | set(w.split())))
+    counterpart = max(
+        windows, key=lambda w: len(span_words & set(w.split())) / len(span_words | set(w.split()))
+    )
     if not contains(counterpart, case.conflict_answer):
         return LintResult(False, f"the answer-bearing sentence does not state {case.conflict_answer!r}")
     return LintResult(True)

@@ -25,7 +25,6 @@ from functools import lru_cache
 __all__ = ["contains", "norm", "tokens"]
 
 
-
 class _DropPunctuation(dict[int, int | None]):
     """A ``str.translate`` table that drops punctuation, filled in as new characters are seen."""
 

@@ -1,0 +1,172 @@
+"""EviScope: paired counterfactual evidence diagnostics for grounded question answering.
+
+A thin ``evaluate`` face over ``eviscope.scoring``: every number comes from the library, so the
+module, the ``eviscope score`` command and the reports agree to the last digit.
+"""
+
+import datasets
+import evaluate
+
+from eviscope.predictions import Prediction
+from eviscope.rows import EVISCOPE_FEATURES
+from eviscope.scoring import score
+
+_CITATION = """\
+@misc{eviscope,
+  title  = {EviScope: Paired Counterfactual Evidence Diagnostics for Faithful and Efficient
+            Grounded Language Models},
+  note   = {EviScope-v1.1: 40 SQuAD questions, each with sufficient, noisy, insufficient and
+            conflicting evidence},
+}
+"""
+
+_DESCRIPTION = """\
+EviScope scores grounded question answering on evidence quartets: one question shown with
+sufficient, noisy (distractors added), insufficient (support removed) and conflicting (a
+contradicting passage inserted) evidence. A system should answer and cite the support, stay
+stable under noise, abstain when support is removed, and flag the conflict. Besides answer,
+source, span, abstention and conflict metrics, it reports the quartet metrics evidence removal
+sensitivity (ERS), noise robustness (NR), conflict sensitivity (CS) and quartet consistency (QCS).
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: one dict per row (SPEC §3): `id`, `action` (`answer`, `abstain`, `flag_conflict`,
+        or None for an unparsable output), and optionally `answer`, `citations` (document ids),
+        `quotes` (dicts of `doc_id` and `text`), `usage` (`prompt_tokens`, `completion_tokens`,
+        `calls`, `latency_s`, `cost_usd`; missing counts as zero). Order does not matter: they
+        are joined to the references by `id`.
+    references: the rows of an EviScope config, as `datasets` gives them, e.g.
+        `load_dataset("dataset", "eviscope-v1.1", split="test")`; whole quartets.
+    return_vectors: also return `vectors`, the per-row and per-quartet 0/1 vectors
+        (`answer_ok`, `source_ok`, `success`; `evidence_removal_sensitivity`, ...).
+Returns:
+    every overall metric of SPEC §4 at the top level (`answer_accuracy`, `source_accuracy`,
+    `right_answer_wrong_source`, `right_source_wrong_answer`, `unsupported_citation_rate`,
+    `span_precision`, `span_recall`, `span_f1`, `abstention_precision`, `abstention_recall`,
+    `abstention_f1`, `conflict_accuracy`, `conflict_blind_answering`, `hallucination_rate`,
+    `joint_success`, `avg_prompt_tokens`, `avg_completion_tokens`, `avg_calls`, `avg_latency_s`,
+    `total_cost_usd`, `utility_per_call`, `evidence_removal_sensitivity`, `noise_robustness`,
+    `conflict_sensitivity`, `quartet_consistency`), `per_variant` (each variant's row metrics
+    where defined), `n_rows`, `n_quartets`, and with `return_vectors=True` `vectors`.
+Examples:
+    One quartet: right on sufficient evidence, right answer from a distractor under noise, a
+    correct abstention, and conflict-blind answering.
+
+    >>> import evaluate
+    >>> eviscope = evaluate.load("metrics/eviscope")
+    >>> support = {"doc_id": "d1", "title": "Hastings", "text": "The battle was fought in 1066."}
+    >>> other = {"doc_id": "d2", "title": "Thames", "text": "The Thames flows east."}
+    >>> conflict = {"doc_id": "d3", "title": "Hastings", "text": "The battle was fought in 1067."}
+    >>> shown = {"sufficient": [support], "noisy": [other, support],
+    ...          "insufficient": [other], "conflicting": [conflict, support]}
+    >>> expected = {"sufficient": "answer", "noisy": "answer",
+    ...             "insufficient": "abstain", "conflicting": "flag_conflict"}
+    >>> references = [
+    ...     {"id": f"q1-{v}", "quartet_id": "q1", "variant": v, "question": "When was the battle?",
+    ...      "source_id": "s1", "title": "Hastings", "documents": docs, "answers": ["1066"],
+    ...      "expected_action": expected[v], "answerable": expected[v] == "answer",
+    ...      "supporting_doc_ids": ["d1"] if support in docs else [],
+    ...      "conflicting_doc_ids": ["d3"] if conflict in docs else [],
+    ...      "support_spans": [{"doc_id": "d1", "text": support["text"]}] if support in docs else [],
+    ...      "conflict_answer": "1067" if conflict in docs else ""}
+    ...     for v, docs in shown.items()]
+    >>> predictions = [
+    ...     {"id": "q1-sufficient", "action": "answer", "answer": "1066", "citations": ["d1"]},
+    ...     {"id": "q1-noisy", "action": "answer", "answer": "in 1066", "citations": ["d2"]},
+    ...     {"id": "q1-insufficient", "action": "abstain"},
+    ...     {"id": "q1-conflicting", "action": "answer", "answer": "1066", "citations": ["d1"]}]
+    >>> results = eviscope.compute(predictions=predictions, references=references)
+    >>> results["answer_accuracy"], results["source_accuracy"], results["joint_success"]
+    (1.0, 0.5, 0.5)
+    >>> results["evidence_removal_sensitivity"], results["noise_robustness"], results["quartet_consistency"]
+    (1.0, 0.0, 0.0)
+    >>> results["per_variant"]["conflicting"]["conflict_blind_answering"]
+    1.0
+    >>> vectors = eviscope.compute(predictions=predictions, references=references,
+    ...                            return_vectors=True)["vectors"]
+    >>> vectors["rows"]["success"], vectors["quartets"]["evidence_removal_sensitivity"]
+    ([1, 0, 1, 0], [1])
+"""
+
+_QUOTE = {"doc_id": datasets.Value("string"), "text": datasets.Value("string")}
+_USAGE = {
+    "prompt_tokens": datasets.Value("int64"),
+    "completion_tokens": datasets.Value("int64"),
+    "calls": datasets.Value("int64"),
+    "latency_s": datasets.Value("float64"),
+    "cost_usd": datasets.Value("float64"),
+}
+PREDICTION_FEATURES = {
+    "id": datasets.Value("string"),
+    "action": datasets.Value("string"),
+    "answer": datasets.Value("string"),
+    "citations": datasets.List(datasets.Value("string")),
+    "quotes": datasets.List(_QUOTE),
+    "usage": _USAGE,
+}
+
+
+def _conform(obj, schema):
+    """Exactly the schema's keys (absent ones None), so Arrow stores SPEC objects with optional fields."""
+    if isinstance(obj, Prediction):
+        obj = obj.model_dump()
+    if not isinstance(obj, dict):
+        return obj
+    out = {}
+    for key, feature in schema.items():
+        value = obj.get(key)
+        if isinstance(feature, dict):
+            value = _conform(value, feature)
+        elif (
+            isinstance(feature, datasets.List)
+            and isinstance(feature.feature, dict)
+            and isinstance(value, list)
+        ):
+            value = [_conform(item, feature.feature) for item in value]
+        out[key] = value
+    return out
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Eviscope(evaluate.Metric):
+    """EviScope metrics of SPEC §4, overall, per variant and per quartet."""
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features(
+                {"predictions": PREDICTION_FEATURES, "references": dict(EVISCOPE_FEATURES)}
+            ),
+            reference_urls=["https://rajpurkar.github.io/SQuAD-explorer/"],
+        )
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of predictions and rows; fields a SPEC §3 object leaves out are stored as None."""
+        return super().add_batch(
+            predictions=None
+            if predictions is None
+            else [_conform(p, PREDICTION_FEATURES) for p in predictions],
+            references=None if references is None else [_conform(r, EVISCOPE_FEATURES) for r in references],
+            **kwargs,
+        )
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one prediction and its row; fields a SPEC §3 object leaves out are stored as None."""
+        return super().add(
+            prediction=None if prediction is None else _conform(prediction, PREDICTION_FEATURES),
+            reference=None if reference is None else _conform(reference, EVISCOPE_FEATURES),
+            **kwargs,
+        )
+
+    def _enforce_nested_string_type(self, schema, obj):
+        # evaluate rejects None where a string is declared; SPEC §3 objects may hold null (an
+        # unparsable output's action, an absent answer or usage), which Arrow stores as null.
+        if obj is None:
+            return None
+        return super()._enforce_nested_string_type(schema, obj)
+
+    def _compute(self, predictions, references, return_vectors=False):
+        return score(references, predictions).to_dict(vectors=return_vectors)

@@ -1,0 +1,68 @@
+"""``eviscope compare A B``: paired McNemar and bootstrap of every quartet metric (SPEC §4)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from eviscope.dataset import add_rows_arguments, load_rows
+from eviscope.paired import DEFAULT_DRAWS, DEFAULT_SEED, compare
+from eviscope.scoring import QUARTET_ABBREVIATIONS, score
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "compare",
+        help="compare two prediction files on the same config, quartet by quartet",
+        description=(
+            "Exact McNemar p-value and bootstrap 95% interval of A − B for ERS, NR, CS and QCS. "
+            "b counts quartets where A holds and B does not, c the reverse."
+        ),
+    )
+    parser.add_argument("a", type=Path, metavar="A.jsonl", help="predictions of system A")
+    parser.add_argument("b", type=Path, metavar="B.jsonl", help="predictions of system B")
+    add_rows_arguments(parser)
+    parser.add_argument("--draws", type=int, default=DEFAULT_DRAWS, help=f"bootstrap draws ({DEFAULT_DRAWS})")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed ({DEFAULT_SEED})")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    rows = load_rows(args.config, args.dataset)
+    results = compare(score(rows, args.a), score(rows, args.b), draws=args.draws, seed=args.seed)
+    if args.json:
+        payload = {
+            "config": args.config,
+            "A": str(args.a),
+            "B": str(args.b),
+            "draws": args.draws,
+            "seed": args.seed,
+            "metrics": {r.metric: r.to_dict() for r in results},
+        }
+        print(json.dumps(payload, indent=2))
+        return 0
+    table = Table(
+        title=f"EviScope {args.config}: A = {args.a}, B = {args.b}",
+        title_justify="left",
+        caption=", ".join(f"{abbr} {name}" for name, abbr in QUARTET_ABBREVIATIONS.items()),
+    )
+    for column in ("metric", "A", "B", "A − B", "b", "c", "McNemar p", "95% CI of A − B"):
+        table.add_column(column, justify="left" if column == "metric" else "right", no_wrap=True)
+    for r in results:
+        table.add_row(
+            QUARTET_ABBREVIATIONS[r.metric],
+            f"{r.a:.3f}",
+            f"{r.b_value:.3f}",
+            f"{r.difference:+.3f}",
+            str(r.b),
+            str(r.c),
+            f"{r.p_value:.2g}",
+            f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]",
+        )
+    Console().print(table)
+    return 0

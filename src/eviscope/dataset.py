@@ -1,0 +1,60 @@
+"""Loading the rows of a built EviScope config (the output of ``eviscope build``)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from eviscope.errors import EviScopeError
+from eviscope.rows import EVISCOPE_FEATURES, SPLIT
+
+DEFAULT_DATASET_DIR = "dataset"
+
+
+def load_rows(config: str, dataset_dir: str | Path = DEFAULT_DATASET_DIR) -> list[dict[str, Any]]:
+    """The rows of EviScope config ``config`` built into ``dataset_dir``, as plain dicts."""
+    import datasets
+
+    root = Path(dataset_dir)
+    if not (root / "README.md").is_file() or not (root / "data" / config).is_dir():
+        raise EviScopeError(
+            f"config {config} is not built in {root}/: run `eviscope build {config}"
+            + ("" if root == Path(DEFAULT_DATASET_DIR) else f" --out {root}")
+            + "` first, or point --dataset at the folder it was built into"
+        )
+    bars_were_on = datasets.is_progress_bar_enabled()
+    datasets.disable_progress_bars()  # a 160-row local split needs no progress bar
+    try:
+        ds = datasets.load_dataset(str(root), config, split=SPLIT)
+    except (ValueError, FileNotFoundError) as err:
+        first_line = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise EviScopeError(f"{root}/: cannot load config {config}: {first_line}") from None
+    finally:
+        if bars_were_on:
+            datasets.enable_progress_bars()
+    missing = sorted(set(EVISCOPE_FEATURES) - set(ds.column_names))
+    if missing:
+        raise EviScopeError(
+            f"{root}/ config {config} is not an EviScope config: it lacks the fields {', '.join(missing)}"
+        )
+    return ds.to_list()
+
+
+DEFAULT_CONFIG = "eviscope-v1.1"
+
+
+def add_rows_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--config`` and ``--dataset``, shared by the commands that score against a built config."""
+    parser.add_argument(
+        "--config",
+        default=DEFAULT_CONFIG,
+        help=f"EviScope config to score against (default: {DEFAULT_CONFIG})",
+    )
+    parser.add_argument(
+        "--dataset",
+        type=Path,
+        default=Path(DEFAULT_DATASET_DIR),
+        metavar="DIR",
+        help=f"folder `eviscope build` wrote the dataset into (default: {DEFAULT_DATASET_DIR})",
+    )

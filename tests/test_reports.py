@@ -1,0 +1,79 @@
+"""Reports (JSON, Markdown, PNG) and the error exporter (paper §7)."""
+
+from __future__ import annotations
+
+import json
+
+import matplotlib.image
+import pytest
+from eviscope_fixtures import HAND_VALUES, hand_predictions, hand_rows
+
+from eviscope.error_export import errors_markdown, failing_quartets, write_error_export
+from eviscope.predictions import load_predictions
+from eviscope.reports import write_reports
+from eviscope.rows import VARIANTS
+from eviscope.scoring import score_predictions
+
+
+@pytest.fixture(scope="module")
+def scored():
+    rows = hand_rows()
+    preds = load_predictions(hand_predictions(), rows)
+    return rows, preds, score_predictions(rows, preds)
+
+
+def test_reports_hold_every_metric_and_the_plots_are_images(scored, tmp_path):
+    paths = write_reports(scored[2], tmp_path, {"config": "hand", "predictions": "hand.jsonl"})
+    report = json.loads(paths["json"].read_text())
+    assert report["meta"] == {"config": "hand", "predictions": "hand.jsonl"}
+    assert report["overall"] == pytest.approx(HAND_VALUES)
+    assert report["per_variant"]["noisy"]["source_accuracy"] == 0.5
+    assert report["action_confusion"]["conflicting"] == {
+        "answer": 1,
+        "abstain": 1,
+        "flag_conflict": 2,
+        "null": 0,
+    }
+    markdown = paths["markdown"].read_text()
+    assert "| quartet_consistency (QCS) | 0.250 |" in markdown
+    assert "| answer_accuracy | 0.750 | 0.500 | 1.000 | — | — |" in markdown
+    assert "| insufficient | abstain | 1 | 2 | 0 | 1 |" in markdown
+    assert "![quartet transitions](quartet_transitions.png)" in markdown
+    for name in ("quartet_transitions", "action_confusion"):
+        image = matplotlib.image.imread(paths[name])
+        assert image.shape[0] > 100 and image.shape[1] > 100
+
+
+def test_failing_quartets_put_four_rows_side_by_side(scored):
+    records = failing_quartets(*scored)
+    assert [r["quartet_id"] for r in records] == ["q1", "q2", "q3"]  # q4 succeeds everywhere
+    q2 = records[1]
+    assert q2["failed_variants"] == ["noisy"]
+    assert list(q2["rows"]) == list(VARIANTS)
+    assert q2["rows"]["noisy"] == {
+        "id": "q2-noisy",
+        "expected_action": "answer",
+        "action": "answer",
+        "answer": "Broncos",
+        "citations": [],
+        "supporting_doc_ids": ["sup2"],
+        "conflicting_doc_ids": [],
+        "answer_ok": True,
+        "source_ok": False,
+        "success": False,
+    }
+    assert records[0]["rows"]["insufficient"]["action"] is None
+    assert records[0]["conflict_answer"] == "2012"
+
+
+def test_error_export_files(scored, tmp_path):
+    records = failing_quartets(*scored)
+    records[0]["question"] = "A | B?"
+    jsonl, markdown = write_error_export(records, tmp_path)
+    assert [json.loads(line)["quartet_id"] for line in jsonl.read_text().splitlines()] == ["q1", "q2", "q3"]
+    text = markdown.read_text()
+    assert text == errors_markdown(records)
+    assert "## q1: A \\| B?" in text
+    assert "| | sufficient | noisy | insufficient | conflicting |" in text
+    assert "| predicted | answer | answer | null | answer |" in text
+    assert "| success | ✓ | ✗ | ✓ | ✓ |" in text  # q2

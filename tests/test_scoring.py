@@ -1,0 +1,121 @@
+"""SPEC §4 metrics on hand-built rows and predictions whose every value is computed by hand."""
+
+from __future__ import annotations
+
+import pytest
+from eviscope_fixtures import HAND_SUCCESS, HAND_VALUES, hand_predictions, hand_rows
+
+from eviscope.errors import EviScopeError
+from eviscope.predictions import Prediction
+from eviscope.rows import VARIANTS
+from eviscope.scoring import QUARTET_METRICS, ROW_METRICS, answer_ok, score, source_ok, success
+
+
+@pytest.fixture(scope="module")
+def hand():
+    return score(hand_rows(), hand_predictions())
+
+
+def test_every_overall_metric_has_its_hand_computed_value(hand):
+    assert set(hand.overall) == set(ROW_METRICS) | set(QUARTET_METRICS)
+    for name, value in HAND_VALUES.items():
+        assert hand.overall[name] == pytest.approx(value, abs=1e-12), name
+
+
+def test_per_variant_values_and_where_metrics_are_defined(hand):
+    pv = hand.per_variant
+    assert pv["sufficient"]["answer_accuracy"] == 0.5  # `10` is not `2010`; q3 abstained
+    assert pv["noisy"]["source_accuracy"] == 0.5  # a noise citation and an empty citation list
+    assert pv["noisy"]["unsupported_citation_rate"] == pytest.approx(1 / 3)
+    assert pv["sufficient"]["span_precision"] == 1.0
+    assert pv["noisy"]["span_precision"] == pytest.approx(1 / 3)  # a quote in the wrong document
+    assert (pv["insufficient"]["abstention_precision"], pv["insufficient"]["abstention_recall"]) == (1.0, 0.5)
+    assert pv["conflicting"]["conflict_accuracy"] == 0.5
+    assert pv["conflicting"]["conflict_blind_answering"] == 0.25
+    assert pv["sufficient"]["avg_prompt_tokens"] == 25.0 and pv["sufficient"]["avg_calls"] == 1.0
+    assert pv["insufficient"]["utility_per_call"] == pv["insufficient"]["joint_success"]  # no usage
+    assert "answer_accuracy" not in pv["insufficient"] and "answer_accuracy" not in pv["conflicting"]
+    assert "abstention_recall" not in pv["sufficient"] and "conflict_accuracy" not in pv["noisy"]
+    assert "hallucination_rate" not in pv["noisy"]
+    assert all(name not in pv[v] for v in VARIANTS for name in QUARTET_METRICS)
+
+
+def test_row_and_quartet_vectors(hand):
+    vectors = hand.vectors()
+    assert vectors["rows"]["success"] == HAND_SUCCESS
+    assert vectors["rows"]["answer_ok"][:4] == [0, 1, 0, 1]  # the blind conflict answer is the gold one
+    assert vectors["quartets"]["quartet_id"] == ["q1", "q2", "q3", "q4"]
+    assert vectors["quartets"]["evidence_removal_sensitivity"] == [0, 1, 0, 1]
+    assert vectors["quartets"]["noise_robustness"] == [0, 0, 0, 1]
+    assert vectors["quartets"]["conflict_sensitivity"] == [0, 1, 0, 1]
+    assert vectors["quartets"]["quartet_consistency"] == [0, 0, 0, 1]
+
+
+def test_action_confusion_counts_null_actions(hand):
+    assert hand.action_confusion()["insufficient"] == {
+        "answer": 1,
+        "abstain": 2,
+        "flag_conflict": 0,
+        "null": 1,
+    }
+
+
+ROW = {"answers": ["2010", "Denver Broncos"], "expected_action": "answer", "supporting_doc_ids": ["d1"]}
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [("10", False), ("2010", True), ("in 2010.", True), ("the Denver Broncos", True), ("Denver", False)],
+)
+def test_answer_matches_aliases_on_token_boundaries(answer, ok):
+    assert answer_ok(ROW, Prediction(id="x", action="answer", answer=answer)) is ok
+
+
+def test_answer_ok_needs_the_answer_action():
+    assert not answer_ok(ROW, Prediction(id="x", action="flag_conflict", answer="2010"))
+
+
+@pytest.mark.parametrize(
+    ("citations", "ok"), [([], False), (None, False), (["d2"], False), (["d2", "d1"], True)]
+)
+def test_source_ok_needs_one_supporting_citation(citations, ok):
+    assert source_ok(ROW, Prediction(id="x", action="answer", citations=citations)) is ok
+
+
+def test_success_of_non_answer_rows_is_the_expected_action():
+    row = {**ROW, "expected_action": "abstain", "supporting_doc_ids": []}
+    assert success(row, Prediction(id="x", action="abstain"))
+    assert not success(row, Prediction(id="x", action=None))
+    assert not success(row, Prediction(id="x", action="flag_conflict"))
+
+
+def test_null_actions_are_wrong_everywhere():
+    rows = hand_rows()
+    result = score(rows, [{"id": row["id"], "action": None} for row in rows])
+    assert result.overall["joint_success"] == 0.0
+    assert result.overall["hallucination_rate"] == 0.0
+    assert result.overall["abstention_recall"] == 0.0 and result.overall["abstention_precision"] == 0.0
+    assert result.overall["unsupported_citation_rate"] == 0.0  # no citations at all
+    assert all(result.overall[name] == 0.0 for name in QUARTET_METRICS)
+
+
+def test_without_usage_the_utility_is_the_joint_success():
+    rows = hand_rows()
+    preds = [{k: v for k, v in p.items() if k != "usage"} for p in hand_predictions()]
+    result = score(rows, preds)
+    assert result.overall["total_cost_usd"] == 0.0 and result.overall["avg_calls"] == 0.0
+    assert result.overall["utility_per_call"] == result.overall["joint_success"] == 0.5
+
+
+def test_incomplete_quartets_are_named():
+    rows = [row for row in hand_rows() if row["id"] != "q3-noisy"]
+    preds = [p for p in hand_predictions() if p["id"] != "q3-noisy"]
+    with pytest.raises(EviScopeError, match=r"1 incomplete quartets: q3 \(no noisy\)"):
+        score(rows, preds)
+
+
+def test_a_row_with_an_unknown_variant_is_named():
+    rows = hand_rows()
+    rows[5] = {**rows[5], "variant": "noisier"}
+    with pytest.raises(EviScopeError, match=r"row q2-noisy: field `variant` is 'noisier'"):
+        score(rows, hand_predictions())
