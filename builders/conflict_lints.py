@@ -25,9 +25,9 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from bm25s.stopwords import STOPWORDS_EN
+
 from eviscope.builders.answer_forms import FORMS, answer_form
 from eviscope.builders.sentences import sentence_spans
-
 from eviscope.normalize import contains, tokens
 
 CONFLICT_CUES: tuple[str, ...] = (

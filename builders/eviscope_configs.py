@@ -24,7 +24,6 @@ from eviscope.builders.conflict_lints import LINTS
 from eviscope.builders.dataset_card import update_card
 from eviscope.builders.parquet_split import write_split
 from eviscope.builders.squad_source import Squad
-
 from eviscope.rows import EVISCOPE_FEATURES, VARIANTS
 
 DEFAULT_SEED = 13

@@ -34,7 +34,6 @@ from typing import Any
 from eviscope.builders.dataset_card import update_card
 from eviscope.builders.parquet_split import split_path, write_split
 from eviscope.builders.sentences import sentence_spans
-
 from eviscope.errors import EviScopeError
 from eviscope.forcebench.lints import DRAFT_LINTS, edit_window, failed_lints, lint_counts
 from eviscope.forcebench.patterns import Edit, find_edits

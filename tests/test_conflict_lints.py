@@ -1,6 +1,7 @@
 """The six conflict-passage constraints of SPEC §2: each lint passes a good passage and fails a bad one."""
 
 import pytest
+
 from eviscope.builders.answer_forms import answer_form, substitute_number, substitute_year
 from eviscope.builders.conflict_edits import legacy_conflict, repaired_conflict
 from eviscope.builders.conflict_lints import (

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from datasets import Dataset, load_dataset
 from datasets.exceptions import NonMatchingSplitsSizesError
-from eviscope.builders.conflict_lints import LINTS, ConflictCase, run_lints
 from huggingface_hub import DatasetCard
 
+from eviscope.builders.conflict_lints import LINTS, ConflictCase, run_lints
 from eviscope.cli import main
 from eviscope.normalize import contains
 from eviscope.rows import EVISCOPE_FEATURES, EXPECTED_ACTION, VARIANTS

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-from eviscope.builders.parquet_split import write_split
 from forcebench_fixtures import sample_rows
 
+from eviscope.builders.parquet_split import write_split
 from eviscope.cli import main
 from eviscope.forcebench.rows import FORCEBENCH_FEATURES, read_rows
 

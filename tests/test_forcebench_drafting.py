@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from datasets import load_dataset
-from eviscope.builders.forcebench_drafting import build_forcebench
 from forcebench_fixtures import require_attributionbench
 
+from eviscope.builders.forcebench_drafting import build_forcebench
 from eviscope.errors import EviScopeError
 from eviscope.forcebench.baselines import baseline_predictions
 from eviscope.forcebench.lints import DRAFT_LINTS, failed_lints
