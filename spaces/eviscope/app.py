@@ -1,0 +1,66 @@
+"""The EviScope Space: browse rows, submit predictions, leaderboard, annotate.
+
+Locally, against the folder ``eviscope build`` wrote::
+
+    python spaces/eviscope/app.py [--dataset dataset] [--results results] [--port 7860]
+
+On the hub, set ``EVISCOPE_SPACE_DATASET`` to the released dataset repo and
+``EVISCOPE_SPACE_RESULTS_REPO`` to a results dataset repo (with an ``HF_TOKEN`` secret that may write
+to it). The layout and every callback live in ``eviscope.space``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from eviscope.errors import EviScopeError
+from eviscope.space.annotation import AnnotationStore
+from eviscope.space.data import RowSource
+from eviscope.space.leaderboard import HubResultStore, LocalResultStore, ResultStore
+from eviscope.space.ui import CSS, build_demo
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    env = os.environ.get
+    parser = argparse.ArgumentParser(description="Run the EviScope Space.")
+    parser.add_argument(
+        "--dataset",
+        default=env("EVISCOPE_SPACE_DATASET", "dataset"),
+        help="built dataset folder, or a hub dataset repo id ($EVISCOPE_SPACE_DATASET; default: dataset)",
+    )
+    parser.add_argument(
+        "--results",
+        default=env("EVISCOPE_SPACE_RESULTS", "results"),
+        help="local folder for results and annotation sheets ($EVISCOPE_SPACE_RESULTS; default: results)",
+    )
+    parser.add_argument(
+        "--results-repo",
+        default=env("EVISCOPE_SPACE_RESULTS_REPO"),
+        help="hub dataset repo for results, instead of the local folder ($EVISCOPE_SPACE_RESULTS_REPO)",
+    )
+    parser.add_argument("--host", default=env("GRADIO_SERVER_NAME", "127.0.0.1"), help="address to listen on")
+    parser.add_argument(
+        "--port", type=int, default=int(env("GRADIO_SERVER_PORT", "7860")), help="port (default: 7860)"
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    store: ResultStore = (
+        HubResultStore(args.results_repo) if args.results_repo else LocalResultStore(args.results)
+    )
+    try:
+        demo = build_demo(
+            RowSource(args.dataset), store, AnnotationStore(os.path.join(args.results, "annotations"))
+        )
+    except EviScopeError as err:
+        raise SystemExit(f"error: {err}") from None
+    demo.queue(default_concurrency_limit=1).launch(
+        server_name=args.host, server_port=args.port, css=CSS, show_error=True
+    )
+
+
+if __name__ == "__main__":
+    main()

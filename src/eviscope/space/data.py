@@ -1,0 +1,77 @@
+"""Where the Space's rows come from: a built dataset folder, or the released dataset repo on the hub."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from eviscope.dataset import load_rows
+from eviscope.errors import EviScopeError
+from eviscope.forcebench.rows import CONFIG as FORCEBENCH
+from eviscope.forcebench.rows import read_rows
+from eviscope.rows import SPLIT
+
+__all__ = ["FORCEBENCH", "RowSource", "is_forcebench"]
+
+PREFERRED_ORDER = ("eviscope-v1.1", "eviscope-v1", "eviscope-xl", FORCEBENCH)
+"""Configs in the order the Space offers them; others follow alphabetically."""
+
+
+def is_forcebench(config: str) -> bool:
+    """Is ``config`` the ForceBench config (rows and predictions of SPEC §5–6)?"""
+    return config == FORCEBENCH
+
+
+class RowSource:
+    """The rows of every config, loaded once and kept in memory.
+
+    ``location`` is a folder ``eviscope build`` wrote (``dataset/``), or else a hub dataset repo id
+    (``owner/name``) read with ``datasets.load_dataset``.
+    """
+
+    def __init__(self, location: str | Path) -> None:
+        self.location = str(location)
+        self._local = Path(location).is_dir()
+        self._rows: dict[str, list[dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+
+    def configs(self) -> list[str]:
+        """The configs this source holds, EviScope v1.1 first."""
+        if self._local:
+            data = Path(self.location) / "data"
+            names = (
+                [p.name for p in data.iterdir() if (p / f"{SPLIT}.parquet").is_file()]
+                if data.is_dir()
+                else []
+            )
+        else:
+            import datasets
+
+            names = datasets.get_dataset_config_names(self.location)
+        if not names:
+            raise EviScopeError(
+                f"{self.location}: no built configs; run `eviscope build` or pass --dataset DIR_OR_REPO"
+            )
+        rank = {name: i for i, name in enumerate(PREFERRED_ORDER)}
+        return sorted(names, key=lambda name: (rank.get(name, len(rank)), name))
+
+    def rows(self, config: str) -> list[dict[str, Any]]:
+        """The rows of ``config`` (SPEC §2 or §5), as plain dicts; read once, then cached."""
+        with self._lock:
+            if config not in self._rows:
+                self._rows[config] = self._read(config)
+            return self._rows[config]
+
+    def _read(self, config: str) -> list[dict[str, Any]]:
+        if config not in self.configs():
+            raise EviScopeError(
+                f"{self.location}: no config {config!r}; choose one of {', '.join(self.configs())}"
+            )
+        if not self._local:
+            import datasets
+
+            return datasets.load_dataset(self.location, config, split=SPLIT).to_list()
+        if is_forcebench(config):
+            return read_rows(self.location)
+        return load_rows(config, self.location)

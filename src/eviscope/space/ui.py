@@ -1,0 +1,361 @@
+"""The Space's Gradio Blocks: Browse, Submit, Leaderboard and Annotate tabs over the library.
+
+The only module of the library that imports gradio. Each tab's callbacks are named API endpoints
+(``/browse``, ``/show``, ``/submit``, ``/leaderboard``, ``/compare``, ``/annotate_next``,
+``/annotate_save``, ``/agreement``), so everything the page does can also be driven with
+``gradio_client``. A user-facing problem becomes a ``gr.Error`` whose message is the library's
+one-line :class:`EviScopeError`.
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+import threading
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any
+
+import gradio as gr
+import pandas as pd
+
+from eviscope.dataset import DEFAULT_CONFIG
+from eviscope.errors import EviScopeError
+from eviscope.forcebench.annotation import BOUNDARY_TYPES, DECISIONS
+from eviscope.forcebench.rows import AXES, SEVERITIES, STATUSES
+from eviscope.rows import ACTIONS, VARIANTS
+from eviscope.space import browse
+from eviscope.space.annotation import BENCHMARKS, AnnotationStore, agreement, blinded_html, queue_order
+from eviscope.space.data import FORCEBENCH, RowSource, is_forcebench
+from eviscope.space.leaderboard import (
+    ResultStore,
+    compare_table,
+    leaderboard_columns,
+    leaderboard_table,
+    mvr_fs_plot,
+    per_variant_plot,
+)
+from eviscope.space.submissions import render_report, score_submission
+
+__all__ = ["CSS", "build_demo"]
+
+MAX_BROWSE_ROWS = 500
+"""The browse table shows at most this many matching rows (the count says how many matched)."""
+
+CSS = """
+.quartet { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 0.6rem; }
+.doc { border: 1px solid #ccc; border-radius: 6px; padding: 0.4rem; margin: 0.3rem 0; font-size: 0.9rem; }
+.doc-head { color: #555; font-size: 0.8rem; margin-bottom: 0.2rem; }
+mark { background: #fde68a; }
+del { background: #fecaca; }
+ins { background: #bbf7d0; text-decoration: none; }
+"""
+
+_PLOT_LOCK = threading.Lock()
+"""matplotlib's pyplot is not thread-safe, and Gradio runs callbacks in threads."""
+
+
+def _user_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Show an :class:`EviScopeError` to the user (and to API clients) as its one-line message."""
+
+    @wraps(fn)
+    def wrapper(*args: Any) -> Any:
+        try:
+            return fn(*args)
+        except EviScopeError as err:
+            raise gr.Error(str(err), print_exception=False) from None
+
+    return wrapper
+
+
+def _frame(columns: tuple[str, ...] | list[str], lines: list[list[Any]]) -> pd.DataFrame:
+    return pd.DataFrame(lines, columns=list(columns))
+
+
+def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationStore) -> gr.Blocks:
+    """The whole Space over ``source``'s rows, recording results in ``store`` and sheets in ``annotations``."""
+    configs = source.configs()
+    for config in configs:  # read every config once, before the first visitor
+        source.rows(config)
+    first = configs[0]
+    plots_dir = Path(tempfile.mkdtemp(prefix="eviscope-space-"))
+
+    def rows_of(config: str) -> list[dict[str, Any]]:
+        if config not in configs:
+            raise EviScopeError(f"no config {config!r}; choose one of {', '.join(configs)}")
+        return source.rows(config)
+
+    # --- Browse -------------------------------------------------------------------------------
+
+    @_user_errors
+    def do_browse(
+        config: str, variant: str, axis: str, severity: str, status: str, query: str
+    ) -> tuple[pd.DataFrame, str]:
+        matched = browse.filter_rows(rows_of(config), variant, axis, severity, status, query or "")
+        shown = matched[:MAX_BROWSE_ROWS]
+        note = f"{len(matched)} of {len(rows_of(config))} rows match"
+        if len(matched) > len(shown):
+            note += f"; the first {len(shown)} are listed"
+        table = _frame(browse.summary_columns(rows_of(config)), browse.summary_table(shown))
+        return table, note
+
+    @_user_errors
+    def do_show(config: str, row_id: str) -> str:
+        row = next((r for r in rows_of(config) if r["id"] == (row_id or "").strip()), None)
+        if row is None:
+            raise EviScopeError(f"no row {row_id!r} in {config}; pick one from the table")
+        if is_forcebench(config):
+            return browse.pair_html(row)
+        return browse.quartet_html(rows_of(config), row["quartet_id"])
+
+    def on_select(table: pd.DataFrame, event: gr.SelectData) -> str:
+        return str(table.iloc[event.index[0]]["id"])
+
+    # --- Submit -------------------------------------------------------------------------------
+
+    @_user_errors
+    def do_submit(config: str, system: str, upload: str | None) -> tuple[str, str, list[str]]:
+        if not upload:
+            raise EviScopeError("no file uploaded: choose a predictions JSONL file")
+        sub = score_submission(config, system, upload, rows_of(config))
+        recorded = store.add(sub.record())
+        out_dir = Path(tempfile.mkdtemp(dir=plots_dir))
+        with _PLOT_LOCK:
+            markdown, plots = render_report(sub, out_dir)
+        status = (
+            f"Recorded **{sub.system}** on {config} (submission {sub.id})."
+            if recorded
+            else f"This file was already recorded for **{sub.system}** on {config} (submission {sub.id})."
+        )
+        return status, markdown, [str(p) for p in plots]
+
+    # --- Leaderboard --------------------------------------------------------------------------
+
+    @_user_errors
+    def do_leaderboard(config: str, query: str, sort_by: str | None) -> tuple[Any, ...]:
+        rows_of(config)
+        records = store.records(config)
+        columns = leaderboard_columns(config)
+        sort_by = sort_by if sort_by in [*columns, "system"] else columns[0]
+        table = leaderboard_table(config, records, query or "", sort_by)
+        path = plots_dir / f"leaderboard-{config}-{len(records)}.png"
+        with _PLOT_LOCK:
+            plot = mvr_fs_plot(records, path) if is_forcebench(config) else per_variant_plot(records, path)
+        systems = [r["system"] for r in records]
+        return (
+            table,
+            str(plot),
+            gr.update(choices=["system", *columns], value=sort_by),
+            gr.update(choices=systems, value=systems[0] if systems else None),
+            gr.update(choices=systems, value=systems[1] if len(systems) > 1 else None),
+        )
+
+    @_user_errors
+    def do_compare(config: str, system_a: str, system_b: str) -> pd.DataFrame:
+        if is_forcebench(config):
+            raise EviScopeError("paired comparison is defined on the quartet metrics of EviScope configs")
+        by_name = {r["system"]: r for r in store.records(config)}
+        missing = [name for name in (system_a, system_b) if name not in by_name]
+        if missing:
+            raise EviScopeError(f"no result for {', '.join(map(repr, missing))} on {config}")
+        if system_a == system_b:
+            raise EviScopeError("choose two different systems to compare")
+        return compare_table(by_name[system_a], by_name[system_b], rows_of(config))
+
+    # --- Annotate -----------------------------------------------------------------------------
+
+    def candidates(benchmark: str) -> list[dict[str, Any]]:
+        if benchmark == "forcebench":
+            return [r for r in rows_of(FORCEBENCH) if r["annotation_status"] == "drafted"]
+        return rows_of(DEFAULT_CONFIG)
+
+    @_user_errors
+    def do_next(benchmark: str, annotator: str) -> tuple[str, str, str, Any]:
+        pool = candidates(benchmark)
+        done = annotations.sheet(benchmark, annotator, pool)
+        todo = [row for row in queue_order(pool) if row["id"] not in done]
+        progress = f"{len(done)} of {len(pool)} rows annotated by {annotator}"
+        if not todo:
+            return "", "<p>Nothing left to annotate.</p>", progress, gr.update(choices=[], value=None)
+        row = todo[0]
+        docs = [(f"document {i}", d["doc_id"]) for i, d in enumerate(row.get("documents", []), start=1)]
+        return (
+            row["id"],
+            blinded_html(benchmark, row),
+            progress,
+            gr.update(choices=[("none", ""), *docs], value=""),
+        )
+
+    @_user_errors
+    def do_save(benchmark: str, annotator: str, row_id: str, *values: str) -> tuple[str, str, str, Any]:
+        pool = candidates(benchmark)
+        row = next((r for r in pool if r["id"] == row_id), None)
+        if row is None:
+            raise EviScopeError("load a row to annotate first (Next row)")
+        names = FORCEBENCH_INPUTS if benchmark == "forcebench" else EVISCOPE_INPUTS
+        offset = 0 if benchmark == "forcebench" else len(FORCEBENCH_INPUTS)
+        fields = dict(zip(names, values[offset : offset + len(names)], strict=True))
+        annotations.save(benchmark, annotator, row, fields, pool)
+        return do_next(benchmark, annotator)
+
+    @_user_errors
+    def do_agreement(benchmark: str, annotator_a: str, annotator_b: str) -> tuple[str, pd.DataFrame]:
+        pool = candidates(benchmark)
+        a = annotations.sheet(benchmark, annotator_a, pool)
+        b = annotations.sheet(benchmark, annotator_b, pool)
+        kappa, queue = agreement(benchmark, a, b, pool)
+        shown = "undefined (one label only)" if math.isnan(kappa) else f"{kappa:.3f}"
+        shared = len(a.keys() & b.keys())
+        summary = f"Cohen's kappa over {shared} shared rows: **{shown}**; {len(queue)} rows to adjudicate."
+        return summary, _frame(("id", "reason"), queue)
+
+    def list_annotators(benchmark: str) -> tuple[Any, Any]:
+        names = annotations.annotators(benchmark)
+        return gr.update(choices=names), gr.update(choices=names)
+
+    # --- Layout -------------------------------------------------------------------------------
+
+    initial_table, initial_note = do_browse(first, browse.ANY, browse.ANY, browse.ANY, browse.ANY, "")
+    with gr.Blocks(title="EviScope Space") as demo:
+        gr.Markdown(
+            "# EviScope\nDoes a grounded model respond to its evidence for the right reasons? "
+            "Browse the quartets and ForceBench pairs, submit predictions, compare systems."
+        )
+        with gr.Tab("Browse"):
+            with gr.Row():
+                b_config = gr.Dropdown(configs, value=first, label="config")
+                b_variant = gr.Dropdown([browse.ANY, *VARIANTS], value=browse.ANY, label="variant")
+                b_axis = gr.Dropdown([browse.ANY, *AXES], value=browse.ANY, label="axis")
+                b_severity = gr.Dropdown(
+                    [browse.ANY, *map(str, SEVERITIES)], value=browse.ANY, label="severity"
+                )
+                b_status = gr.Dropdown([browse.ANY, *STATUSES], value=browse.ANY, label="status")
+            b_query = gr.Textbox(label="search (id, question, claims, document text)")
+            b_note = gr.Markdown(initial_note)
+            b_table = gr.Dataframe(initial_table, interactive=False, wrap=True, max_height=400)
+            first_id = rows_of(first)[0]["id"]
+            b_id = gr.Textbox(first_id, label="row id (click a row in the table)")
+            b_view = gr.HTML(do_show(first, first_id))
+            filters = [b_config, b_variant, b_axis, b_severity, b_status, b_query]
+            gr.on(
+                [*(f.change for f in filters[:-1]), b_query.submit],
+                do_browse,
+                filters,
+                [b_table, b_note],
+                api_name="browse",
+            )
+            b_table.select(on_select, b_table, b_id)
+            b_id.change(do_show, [b_config, b_id], b_view, api_name="show")
+
+        with gr.Tab("Submit"):
+            gr.Markdown(
+                "Upload one JSON object per line: SPEC §3 predictions for an EviScope config, SPEC §6 "
+                "per-pair labels or scores for ForceBench. The file is validated, scored and recorded."
+            )
+            with gr.Row():
+                s_config = gr.Dropdown(configs, value=first, label="config")
+                s_system = gr.Textbox(label="system name")
+            s_file = gr.File(label="predictions (.jsonl)", file_types=[".jsonl", ".json"], type="filepath")
+            s_button = gr.Button("Score and record", variant="primary")
+            s_status = gr.Markdown()
+            s_report = gr.Markdown()
+            s_plots = gr.Gallery(label="plots", columns=2, height="auto")
+            s_button.click(
+                do_submit, [s_config, s_system, s_file], [s_status, s_report, s_plots], api_name="submit"
+            )
+
+        with gr.Tab("Leaderboard"):
+            with gr.Row():
+                l_config = gr.Dropdown(configs, value=first, label="config")
+                l_query = gr.Textbox(label="filter systems")
+                l_sort = gr.Dropdown(
+                    ["system", *leaderboard_columns(first)],
+                    label="sort by (best first)",
+                    allow_custom_value=True,
+                )
+                l_refresh = gr.Button("Refresh")
+            l_table = gr.Dataframe(interactive=False, show_search="filter")
+            l_plot = gr.Image(
+                label="per-variant joint success, or the ForceBench MVR–FS plane", type="filepath"
+            )
+            gr.Markdown("### Compare two systems (exact McNemar and bootstrap 95% CI of A − B, per quartet)")
+            with gr.Row():
+                l_a = gr.Dropdown([], label="system A", allow_custom_value=True)
+                l_b = gr.Dropdown([], label="system B", allow_custom_value=True)
+                l_compare = gr.Button("Compare")
+            l_result = gr.Dataframe(interactive=False)
+            board = [l_table, l_plot, l_sort, l_a, l_b]
+            gr.on(
+                [demo.load, l_refresh.click, l_config.change, l_sort.input, l_query.submit],
+                do_leaderboard,
+                [l_config, l_query, l_sort],
+                board,
+                api_name="leaderboard",
+            )
+            l_compare.click(do_compare, [l_config, l_a, l_b], l_result, api_name="compare")
+
+        with gr.Tab("Annotate"):
+            gr.Markdown(
+                "Blinded double annotation: you see only your own sheet. EviScope rows come without "
+                "variant, document ids or labels; ForceBench drafts are accepted or rejected, with "
+                "corrections (an empty field keeps the draft)."
+            )
+            with gr.Row():
+                a_benchmark = gr.Radio(list(BENCHMARKS), value=BENCHMARKS[0], label="benchmark")
+                a_name = gr.Textbox(label="annotator (letters, digits, _ or -)")
+                a_next = gr.Button("Next row")
+            a_progress = gr.Markdown()
+            a_id = gr.Textbox(label="row", interactive=False)
+            a_view = gr.HTML()
+            with gr.Accordion("ForceBench verdict", open=True):
+                fb_inputs = [
+                    gr.Radio(list(DECISIONS), label="decision"),
+                    gr.Textbox(label="corrected evidence_span"),
+                    gr.Textbox(label="corrected calibrated_claim"),
+                    gr.Textbox(label="corrected raised_claim"),
+                    gr.Textbox(label="corrected repair"),
+                    gr.Dropdown(["", *AXES], value="", label="corrected axis"),
+                    gr.Dropdown(["", *map(str, SEVERITIES)], value="", label="corrected severity"),
+                    gr.Dropdown(list(BOUNDARY_TYPES), value="", label="boundary type (for a rejection)"),
+                    gr.Textbox(label="notes"),
+                ]
+            with gr.Accordion("EviScope verdict", open=True):
+                a_doc = gr.Dropdown([("none", "")], value="", label="supporting document")
+                ev_inputs = [
+                    gr.Radio(list(ACTIONS), label="the evidence warrants"),
+                    a_doc,
+                    gr.Textbox(label="answer"),
+                    gr.Textbox(label="notes"),
+                ]
+            a_save = gr.Button("Save and next", variant="primary")
+            shown = [a_id, a_view, a_progress, a_doc]
+            a_next.click(do_next, [a_benchmark, a_name], shown, api_name="annotate_next")
+            a_save.click(
+                do_save, [a_benchmark, a_name, a_id, *fb_inputs, *ev_inputs], shown, api_name="annotate_save"
+            )
+            gr.Markdown("### Agreement and adjudication queue")
+            with gr.Row():
+                k_a = gr.Dropdown([], label="annotator A", allow_custom_value=True)
+                k_b = gr.Dropdown([], label="annotator B", allow_custom_value=True)
+                k_button = gr.Button("Agreement")
+            k_summary = gr.Markdown()
+            k_queue = gr.Dataframe(interactive=False)
+            a_benchmark.change(list_annotators, a_benchmark, [k_a, k_b], api_name=False)
+            demo.load(list_annotators, a_benchmark, [k_a, k_b], api_name=False)
+            k_button.click(do_agreement, [a_benchmark, k_a, k_b], [k_summary, k_queue], api_name="agreement")
+    return demo
+
+
+FORCEBENCH_INPUTS = (
+    "decision",
+    "evidence_span",
+    "calibrated_claim",
+    "raised_claim",
+    "repair",
+    "axis",
+    "severity",
+    "boundary_type",
+    "notes",
+)
+EVISCOPE_INPUTS = ("action", "supporting_doc_id", "answer", "notes")
