@@ -21,6 +21,9 @@ def test_every_package_folder_is_declared() -> None:
 
 def test_prompt_files_are_package_data() -> None:
     setuptools = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
-    patterns = setuptools["package-data"]["eviscope.forcebench"]
-    prompts = list((REPO / "src" / "eviscope" / "forcebench").glob("prompts/*"))
-    assert prompts and all(any(p.match(pattern) for pattern in patterns) for p in prompts)
+    folders = {p.parent.parent for p in (REPO / "src" / "eviscope").rglob("prompts/*")}
+    assert folders
+    for folder in folders:
+        package = "eviscope." + ".".join(folder.relative_to(REPO / "src" / "eviscope").parts)
+        patterns = setuptools["package-data"][package]
+        assert all(any(p.match(pattern) for pattern in patterns) for p in folder.glob("prompts/*")), package

@@ -7,10 +7,10 @@ import sys
 from collections.abc import Sequence
 
 from eviscope import __version__
-from eviscope.commands import baseline, build, compare, forcebench, score
+from eviscope.commands import baseline, build, compare, confquestions, forcebench, run, score
 from eviscope.errors import EviScopeError
 
-COMMANDS = (build, score, compare, baseline, forcebench)
+COMMANDS = (build, score, compare, baseline, forcebench, run, confquestions)
 """Subcommand modules; each has ``register(subparsers)`` that sets ``func`` on its parser."""
 
 

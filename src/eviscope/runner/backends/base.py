@@ -1,0 +1,87 @@
+"""The one small interface every backend implements: a whole batch of chat requests in, completions out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any, Literal, Protocol
+
+Message = dict[str, str]
+"""A chat turn: ``{"role": "user" | "assistant" | "system", "content": ...}``."""
+
+
+@dataclass(frozen=True)
+class SamplingConfig:
+    """What every backend decodes with: greedy (temperature 0), bounded length, a fixed seed.
+
+    ``generation_config`` says whose defaults fill in the rest: ``engine`` (the engine's own
+    defaults; reproducible across models) or ``model`` (the model's ``generation_config.json``,
+    e.g. its repetition penalty).
+    """
+
+    max_tokens: int = 512
+    seed: int = 0
+    temperature: float = 0.0
+    generation_config: Literal["engine", "model"] = "engine"
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """One chat completion to make; ``key`` is unique within a batch."""
+
+    key: str
+    messages: list[Message]
+    schema: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Completion:
+    """What a backend returned for one request.
+
+    ``latency_s`` is this request's share of the engine time (a batched call's wall time divided by
+    its size; an HTTP request's own time). ``calls`` counts every engine or HTTP call made for it,
+    retries included. ``error`` is set when no text came back; ``retryable`` errors (a server that
+    stayed unavailable) stop the run so a rerun can resume, others count as an unparsable reply.
+    """
+
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    calls: int = 1
+    error: str | None = None
+    retryable: bool = False
+
+
+@dataclass
+class BackendInfo:
+    """What the manifest records about a backend."""
+
+    backend: str
+    model: str
+    revision: str | None = None
+    dtype: str | None = None
+    tensor_parallel_size: int | None = None
+    structured_output: str = "none"
+    sampling: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Backend(Protocol):
+    """A model behind one batched call. ``engine_calls`` counts batched engine (or HTTP) calls."""
+
+    engine_calls: int
+
+    def info(self) -> BackendInfo: ...
+
+    def complete(self, requests: list[ChatRequest]) -> list[Completion]:
+        """One completion per request, in order."""
+        ...
+
+
+def package_version(package: str) -> str | None:
+    """The installed version of ``package``, or None, for the manifest."""
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None

@@ -1,0 +1,198 @@
+"""transformers on CPU for small models: the whole batch in one backend call, generated greedily in
+length-sorted, left-padded groups (a group holds at most ``max_batch_tokens`` padded prompt tokens).
+
+Structured output uses xgrammar's logits processor (one grammar matcher per row, JSON without free
+white space) when xgrammar is installed; without it the tolerant parser and bounded retries do the
+work, and the manifest says so. A tokenizer without a chat template gets a plain
+``role: content`` transcript, also recorded in the manifest.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from typing import Any
+
+from eviscope.errors import EviScopeError
+from eviscope.runner.backends.base import (
+    BackendInfo,
+    ChatRequest,
+    Completion,
+    Message,
+    SamplingConfig,
+    package_version,
+)
+
+FALLBACK_CHAT_FORMAT = "role: content per turn, then 'assistant:'"
+
+
+def _fallback_prompt(messages: list[Message]) -> str:
+    return "".join(f"{m['role']}: {m['content']}\n\n" for m in messages) + "assistant:"
+
+
+class TransformersBackend:
+    """``AutoModelForCausalLM`` + ``AutoTokenizer`` from a hub id or a local folder, on one device."""
+
+    def __init__(
+        self,
+        model: str,
+        sampling: SamplingConfig,
+        *,
+        revision: str | None = None,
+        dtype: str = "float32",
+        device: str = "cpu",
+        structured_output: bool = True,
+        max_batch_tokens: int = 16384,
+    ) -> None:
+        try:
+            import torch
+            import transformers
+        except ImportError as err:
+            raise EviScopeError(
+                f"the transformers backend needs torch and transformers ({err}); "
+                "install them with `pip install 'eviscope[cpu]'`"
+            ) from None
+        self.sampling = sampling
+        self.engine_calls = 0
+        self.generate_calls = 0
+        self.max_batch_tokens = max_batch_tokens
+        self._torch = torch
+        self.device = device
+        try:
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(model, revision=revision)
+            self.model = transformers.AutoModelForCausalLM.from_pretrained(
+                model, revision=revision, dtype=getattr(torch, dtype)
+            )
+        except (OSError, ValueError) as err:
+            raise EviScopeError(f"cannot load model {model}: {str(err).splitlines()[0]}") from None
+        self.model.to(device).eval()
+        self.tokenizer.padding_side = "left"
+        if self.tokenizer.pad_token_id is None:
+            self.tokenizer.pad_token = self.tokenizer.eos_token
+        self.chat_template = "tokenizer" if self.tokenizer.chat_template else FALLBACK_CHAT_FORMAT
+        self.generation_config = self._generation_config()
+        self._grammar = self._grammar_compiler() if structured_output else None
+        self._compiled: dict[str, Any] = {}
+        torch.manual_seed(sampling.seed)
+        self._info = BackendInfo(
+            backend="transformers",
+            model=model,
+            revision=revision or getattr(self.model.config, "_commit_hash", None),
+            dtype=dtype,
+            structured_output="xgrammar logits processor" if self._grammar else "none (tolerant parser)",
+            sampling={
+                "temperature": sampling.temperature,
+                "do_sample": False,
+                "max_new_tokens": sampling.max_tokens,
+                "seed": sampling.seed,
+                **{
+                    k: getattr(self.generation_config, k)
+                    for k in ("repetition_penalty", "no_repeat_ngram_size")
+                },
+            },
+            extra={
+                "device": device,
+                "max_batch_tokens": max_batch_tokens,
+                "chat_template": self.chat_template,
+                "torch_version": torch.__version__,
+                "transformers_version": transformers.__version__,
+                "xgrammar_version": package_version("xgrammar") if self._grammar else None,
+            },
+        )
+
+    def _generation_config(self) -> Any:
+        from transformers import GenerationConfig
+
+        if self.sampling.generation_config == "model":
+            config = copy.deepcopy(self.model.generation_config)
+        else:
+            config = GenerationConfig()
+        config.do_sample = False
+        config.temperature = None
+        config.top_p = None
+        config.top_k = None
+        config.num_beams = 1
+        config.max_new_tokens = self.sampling.max_tokens
+        config.pad_token_id = self.tokenizer.pad_token_id
+        config.eos_token_id = self.tokenizer.eos_token_id
+        return config
+
+    def _grammar_compiler(self) -> Any:
+        try:
+            import xgrammar
+        except ImportError:
+            return None
+        info = xgrammar.TokenizerInfo.from_huggingface(
+            self.tokenizer, vocab_size=self.model.config.vocab_size
+        )
+        return xgrammar.GrammarCompiler(info)
+
+    def info(self) -> BackendInfo:
+        self._info.extra["generate_calls"] = self.generate_calls
+        return self._info
+
+    def _prompt(self, messages: list[Message]) -> str:
+        if self.chat_template == "tokenizer":
+            return self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+        return _fallback_prompt(messages)
+
+    def _logits_processors(self, requests: list[ChatRequest]) -> list[Any]:
+        if self._grammar is None:
+            return []
+        import xgrammar.contrib.hf
+
+        grammars = []
+        for request in requests:
+            key = json.dumps(request.schema, sort_keys=True)
+            if key not in self._compiled:
+                self._compiled[key] = self._grammar.compile_json_schema(key, any_whitespace=False)
+            grammars.append(self._compiled[key])
+        return [xgrammar.contrib.hf.LogitsProcessor(grammars)]
+
+    def complete(self, requests: list[ChatRequest]) -> list[Completion]:
+        """All requests in one backend call: sorted by prompt length and generated in groups of at most
+        ``max_batch_tokens`` padded prompt tokens, so padding (and quadratic attention over it) stays small."""
+        if not requests:
+            return []
+        start = time.perf_counter()
+        prompts = [self._prompt(r.messages) for r in requests]
+        ids = self.tokenizer(prompts, add_special_tokens=False)["input_ids"]
+        order = sorted(range(len(requests)), key=lambda i: len(ids[i]))
+        results: dict[int, tuple[str, int, int]] = {}
+        group: list[int] = []
+        for i in order:
+            if group and len(ids[i]) * (len(group) + 1) > self.max_batch_tokens:
+                results.update(self._generate(group, ids, requests))
+                group = []
+            group.append(i)
+        results.update(self._generate(group, ids, requests))
+        self.engine_calls += 1
+        share = (time.perf_counter() - start) / len(requests)
+        return [Completion(*results[i], latency_s=share) for i in range(len(requests))]
+
+    def _generate(
+        self, group: list[int], ids: list[list[int]], requests: list[ChatRequest]
+    ) -> dict[int, tuple[str, int, int]]:
+        """One left-padded greedy ``generate`` over ``group``: index → (text, prompt, completion tokens)."""
+        torch = self._torch
+        batch = self.tokenizer.pad({"input_ids": [ids[i] for i in group]}, return_tensors="pt").to(
+            self.device
+        )
+        with torch.inference_mode():
+            output = self.model.generate(
+                **batch,
+                generation_config=self.generation_config,
+                logits_processor=self._logits_processors([requests[i] for i in group]),
+            )
+        self.generate_calls += 1
+        new_tokens = output[:, batch["input_ids"].shape[1] :].tolist()
+        stop = {self.tokenizer.eos_token_id, self.tokenizer.pad_token_id}
+        results = {}
+        for i, tokens in zip(group, new_tokens, strict=True):
+            ends = [k for k, token in enumerate(tokens) if token in stop]
+            kept = tokens[: ends[0]] if ends else tokens
+            text = self.tokenizer.decode(kept, skip_special_tokens=True)
+            # the stop token, when one was generated, is a completion token too
+            results[i] = (text, len(ids[i]), len(kept) + (1 if ends else 0))
+        return results

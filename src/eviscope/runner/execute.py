@@ -1,0 +1,101 @@
+"""The run loop: pending rows in batches, one backend call per batch, bounded re-asks, journaling.
+
+A batch's requests go to the backend in one call. Replies that cannot be parsed are asked again,
+all in one further call, with the unreadable reply and :data:`~eviscope.runner.parsing.RETRY_INSTRUCTION`
+appended, at most ``max_retries`` times; what is still unreadable is kept as unparsed (``action:
+null``). Finished rows are journaled (fsync) before the next batch. Requests whose server stayed
+unavailable are not journaled: the run stops with an error, and rerunning resumes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from eviscope.errors import EviScopeError
+from eviscope.runner.accounting import PriceTable, row_usage
+from eviscope.runner.backends.base import Backend, ChatRequest, Completion
+from eviscope.runner.parsing import RETRY_INSTRUCTION
+from eviscope.runner.store import Journal
+from eviscope.runner.tasks import Part, Task
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """``batch_size`` 0 sends every pending row in one batch (one engine call per process)."""
+
+    max_retries: int = 2
+    batch_size: int = 0
+    prices: PriceTable = field(default_factory=PriceTable)
+
+
+def _retry(request: ChatRequest, reply: str) -> ChatRequest:
+    turns = [{"role": "assistant", "content": reply}, {"role": "user", "content": RETRY_INSTRUCTION}]
+    return ChatRequest(request.key, [*request.messages, *turns], request.schema)
+
+
+def generate(
+    task: Task, backend: Backend, requests: Sequence[ChatRequest], max_retries: int
+) -> dict[str, tuple[Part, list[Completion]]]:
+    """Each request's :class:`Part` and every completion made for it; one backend call per round."""
+    made: dict[str, list[Completion]] = {r.key: [] for r in requests}
+    parts: dict[str, Part] = {}
+    todo = list(requests)
+    for attempt in range(max_retries + 1):
+        if not todo:
+            break
+        again = []
+        for request, completion in zip(todo, backend.complete(todo), strict=True):
+            made[request.key].append(completion)
+            parsed = None if completion.error else task.parse(completion.text)
+            part = Part(parsed, completion.text, attempt + 1, completion.error)
+            if parsed is None and not completion.retryable and attempt < max_retries:
+                again.append(_retry(request, completion.text))
+                continue
+            parts[request.key] = part
+        todo = again
+    return {key: (parts[key], made[key]) for key in made}
+
+
+def run_rows(
+    task: Task,
+    rows: Sequence[Mapping[str, Any]],
+    backend: Backend,
+    journal: Journal,
+    settings: RunSettings,
+    advance: Callable[[int], None] = lambda n: None,
+) -> int:
+    """Run ``rows`` (the pending ones) batch by batch, journal each finished row; the number done."""
+    done = 0
+    size = settings.batch_size or len(rows) or 1
+    for start in range(0, len(rows), size):
+        batch = rows[start : start + size]
+        requests = {row["id"]: task.requests(row) for row in batch}
+        results = generate(task, backend, [r for rs in requests.values() for r in rs], settings.max_retries)
+        finished, unavailable = [], []
+        for row in batch:
+            outcomes = [results[r.key] for r in requests[row["id"]]]
+            failed = [part.error for part, made in outcomes if made[-1].retryable]
+            if failed:
+                unavailable.extend(failed)
+                continue
+            parts = [part for part, _ in outcomes]
+            record = task.record(row, parts)
+            record["usage"] = row_usage([c for _, made in outcomes for c in made], settings.prices)
+            record["parse"] = {
+                "failures": sum(p.attempts - (p.parsed is not None) for p in parts),
+                "retries": sum(p.attempts - 1 for p in parts),
+                "unresolved": sum(p.parsed is None for p in parts),
+            }
+            finished.append(record)
+        journal.append(finished)
+        done += len(finished)
+        advance(len(finished))
+        if unavailable:
+            raise EviScopeError(
+                f"{len(unavailable)} requests failed after every retry ({unavailable[0]}); "
+                f"{done} finished rows of this session are saved in {journal.path}: "
+                "rerun the same command to resume"
+            )
+    return done

@@ -1,0 +1,165 @@
+"""``manifest.json``: what a run was, enough to reproduce it and to refuse mixing two runs in one folder.
+
+Written when a session starts (``status: running``) and again when it ends (``complete``, or
+``incomplete`` when rows are left), atomically each time. Parse failures, retries and usage are
+counted from the journal, so they stay right across kills and resumes.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from eviscope import __version__
+from eviscope.errors import EviScopeError
+from eviscope.runner.accounting import PriceTable, totals
+from eviscope.runner.backends.base import BackendInfo, SamplingConfig
+from eviscope.runner.parsing import PARSER_VERSION, RETRY_INSTRUCTION
+from eviscope.runner.policies import text_sha256
+from eviscope.runner.schemas import schema_hash
+from eviscope.runner.store import write_atomic
+from eviscope.runner.tasks import Task
+
+MANIFEST = "manifest.json"
+
+GENERATION_CONFIG_MEANING = {
+    "engine": "the engine's defaults (the model's generation_config.json was not used)",
+    "model": "the model's generation_config.json, overridden by temperature 0",
+}
+
+IDENTITY = (
+    "config",
+    "task",
+    "policy",
+    "judge",
+    "evaluator",
+    "backend",
+    "model",
+    "revision",
+    "dtype",
+    "prompt",
+    "schema_sha256",
+    "seed",
+    "generation_config",
+    "max_tokens",
+    "parser_version",
+    "max_parse_retries",
+)
+"""Fields that must match for a rerun to resume a run folder."""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def identity(
+    *,
+    config: str,
+    task: Task,
+    backend: str,
+    model: str,
+    revision: str | None,
+    dtype: str | None,
+    sampling: SamplingConfig,
+    max_parse_retries: int,
+) -> dict[str, Any]:
+    """The fields that define a run, as asked for (see :data:`IDENTITY`)."""
+    return {
+        "config": config,
+        "task": task.name,
+        "policy": getattr(task, "policy", None),
+        "judge": getattr(task, "judge", None),
+        "evaluator": getattr(task, "evaluator", None),
+        "backend": backend,
+        "model": model,
+        "revision": revision,
+        "dtype": dtype,
+        "prompt": {"id": task.prompt_id, "file": task.prompt_file, "sha256": text_sha256(task.prompt_text)},
+        "schema_sha256": schema_hash(task.schema),
+        "seed": sampling.seed,
+        "generation_config": sampling.generation_config,
+        "max_tokens": sampling.max_tokens,
+        "parser_version": PARSER_VERSION,
+        "max_parse_retries": max_parse_retries,
+    }
+
+
+def read_manifest(out_dir: Path) -> dict[str, Any] | None:
+    path = out_dir / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except json.JSONDecodeError as err:
+        raise EviScopeError(f"{path}: not valid JSON ({err.msg}); move it away to start over") from None
+
+
+def check_resumable(existing: Mapping[str, Any], new: Mapping[str, Any], out_dir: Path) -> None:
+    """Refuse to resume a run folder that holds a run with other settings."""
+    for key in IDENTITY:
+        if existing.get(key) != new.get(key):
+            raise EviScopeError(
+                f"{out_dir}/ holds a run with {key}={json.dumps(existing.get(key))}, and this command "
+                f"asks for {key}={json.dumps(new.get(key))}: use another --out, or the same settings "
+                "to resume that run"
+            )
+
+
+def build(
+    run_identity: Mapping[str, Any],
+    *,
+    status: str | None = None,
+    previous: Mapping[str, Any] | None,
+    info: BackendInfo,
+    schema: dict[str, Any],
+    prices: PriceTable,
+    data_parallel_size: int,
+    batch_size: int,
+    rows_total: int,
+    records: Iterable[Mapping[str, Any]],
+    sessions: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The whole manifest, from the run's identity, its backend, and the journal so far."""
+    records = list(records)
+    parse = {k: sum(r["parse"][k] for r in records) for k in ("failures", "retries", "unresolved")}
+    done = len(records)
+    return {
+        **run_identity,
+        "status": status or ("complete" if done == rows_total else "incomplete"),
+        "eviscope_version": __version__,
+        "resolved_revision": info.revision,
+        "tensor_parallel_size": info.tensor_parallel_size,
+        "data_parallel_size": data_parallel_size,
+        "batch_size": batch_size or "all pending rows",
+        "sampling": info.sampling,
+        "generation_config_meaning": GENERATION_CONFIG_MEANING[run_identity["generation_config"]],
+        "structured_output": info.structured_output,
+        "schema": schema,
+        "retry_instruction": RETRY_INSTRUCTION,
+        "retries": {
+            "max_parse_retries": run_identity["max_parse_retries"],
+            "parse_retries_made": parse["retries"],
+        },
+        "parse_failures": {"replies": parse["failures"], "unresolved": parse["unresolved"]},
+        "prices": prices.as_dict(),
+        "usage": totals(records),
+        "rows": {"total": rows_total, "done": done},
+        "engine_calls": sum(s.get("engine_calls", 0) for s in sessions),
+        "started_at": (previous or {}).get("started_at") or now(),
+        "finished_at": now() if done == rows_total else None,
+        "sessions": sessions,
+        "backend_details": info.extra,
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+    }
+
+
+def write_manifest(out_dir: Path, manifest: Mapping[str, Any]) -> Path:
+    path = out_dir / MANIFEST
+    write_atomic(path, json.dumps(manifest, indent=2, ensure_ascii=False, default=str) + "\n")
+    return path

@@ -1,0 +1,132 @@
+"""What a run asks of the model per row, how a reply is read, and what it writes.
+
+An :class:`EviScopeTask` makes one request per row under a policy and writes SPEC §3 predictions;
+a :class:`ForceBenchTask` makes two per pair (the calibrated and the raised claim) under a judge
+prompt and writes SPEC §6 predictions that ``eviscope forcebench score`` reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from eviscope.forcebench import prompts as judge_prompts
+from eviscope.runner import policies
+from eviscope.runner.backends.base import ChatRequest
+from eviscope.runner.parsing import parse_answer
+from eviscope.runner.schemas import ANSWER_SCHEMA, label_schema
+
+Row = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Part:
+    """The outcome of one request of a row: the parsed value (None if unreadable) and the last reply."""
+
+    parsed: Any
+    raw: str
+    attempts: int
+    error: str | None = None
+
+
+class Task(Protocol):
+    """The protocol :func:`eviscope.runner.execute.run_rows` drives."""
+
+    name: str
+    prompt_id: str
+    prompt_file: str
+    prompt_text: str
+    schema: dict[str, Any]
+
+    def requests(self, row: Row) -> list[ChatRequest]: ...
+
+    def parse(self, text: str) -> Any:
+        """The parsed reply, or None when it cannot be read."""
+        ...
+
+    def record(self, row: Row, parts: Sequence[Part]) -> dict[str, Any]:
+        """The journal record of a row (without ``usage``), from its parts in request order."""
+        ...
+
+    def prediction(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        """The predictions-file line of a journal record."""
+        ...
+
+
+def _user(content: str) -> list[dict[str, str]]:
+    return [{"role": "user", "content": content}]
+
+
+class EviScopeTask:
+    """One request per row under policy ``vanilla`` or ``gate``."""
+
+    def __init__(self, policy: str) -> None:
+        self.name = "eviscope"
+        self.policy = policy
+        self.prompt_id = policies.prompt_id(policy)
+        self.prompt_file = f"eviscope/runner/prompts/{self.prompt_id}.txt"
+        self.prompt_text = policies.template(policy)
+        self.schema = ANSWER_SCHEMA
+
+    def requests(self, row: Row) -> list[ChatRequest]:
+        return [ChatRequest(row["id"], _user(policies.render(self.policy, row)), self.schema)]
+
+    def parse(self, text: str) -> dict[str, Any] | None:
+        return parse_answer(text)
+
+    def record(self, row: Row, parts: Sequence[Part]) -> dict[str, Any]:
+        [part] = parts
+        fields = part.parsed or {"action": None, "answer": None, "citations": None, "quotes": None}
+        return {"id": row["id"], **fields, "raw": part.raw, "attempts": part.attempts, "error": part.error}
+
+    def prediction(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        keys = ("id", "action", "answer", "citations", "quotes", "usage")
+        return {k: record[k] for k in keys}
+
+
+CLAIMS = (("safe", "calibrated_claim"), ("raised", "raised_claim"))
+"""The two requests of a ForceBench pair: (suffix of its label field, row field of its claim)."""
+
+
+class ForceBenchTask:
+    """Two requests per pair under judge prompt ``judge``; ``evaluator`` names the (model, judge) unit."""
+
+    def __init__(self, judge: str, evaluator: str) -> None:
+        self.name = "forcebench"
+        self.judge = judge
+        self.evaluator = evaluator
+        self.prompt_id = judge_prompts.prompt_id(judge)
+        self.prompt_file = f"eviscope/forcebench/prompts/{self.prompt_id}.txt"
+        self.prompt_text = judge_prompts.template(judge)
+        self.schema = label_schema(judge)
+
+    def requests(self, row: Row) -> list[ChatRequest]:
+        return [
+            ChatRequest(
+                f"{row['id']}#{which}",
+                _user(
+                    judge_prompts.render(
+                        self.judge, context=row["context"], evidence=row["evidence"], claim=row[field]
+                    )
+                ),
+                self.schema,
+            )
+            for which, field in CLAIMS
+        ]
+
+    def parse(self, text: str) -> str | None:
+        return judge_prompts.parse_label(self.judge, text)
+
+    def record(self, row: Row, parts: Sequence[Part]) -> dict[str, Any]:
+        record: dict[str, Any] = {"id": row["id"], "evaluator": self.evaluator, "prompt": self.judge}
+        for (which, _), part in zip(CLAIMS, parts, strict=True):
+            record[f"label_{which}"] = part.parsed
+            record[f"raw_{which}"] = part.raw
+            record[f"attempts_{which}"] = part.attempts
+            record[f"error_{which}"] = part.error
+        return record
+
+    def prediction(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        keys = ("id", "evaluator", "prompt", "label_safe", "label_raised")
+        return {k: record[k] for k in keys}

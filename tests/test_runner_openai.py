@@ -1,0 +1,94 @@
+"""The OpenAI-compatible backend against a local server: 429, 500, timeouts, 4xx, outages and resume."""
+
+from __future__ import annotations
+
+import json
+
+from runner_fixtures import ANSWER, chat_server, read_jsonl
+
+from eviscope.cli import main
+from eviscope.dataset import load_rows
+from eviscope.runner.schemas import ANSWER_SCHEMA
+
+
+def _prompt(body):
+    return body["messages"][0]["content"]
+
+
+def _run(dataset, out, url, *extra):
+    argv = ["run", "--backend", "openai", "--model", "served-model", "--base-url", url,
+            "--dataset", str(dataset), "--out", str(out), "--backoff", "0.01", *extra]  # fmt: skip
+    return main([str(a) for a in argv])
+
+
+def test_429_500_and_timeouts_are_retried_and_counted(built_dataset, tmp_path):
+    def flaky(body, seen):
+        # per prompt: a 429, then a 500, then a reply slower than the timeout, then the answer
+        return [(429, 0.0, ""), (500, 0.0, ""), (200, 1.0, ANSWER)][seen] if seen < 3 else (200, 0.0, ANSWER)
+
+    with chat_server(flaky) as server:
+        code = _run(built_dataset, tmp_path, server["url"], "--limit", "3", "--timeout", "0.3",
+                    "--concurrency", "2", "--price-prompt", "1.0", "--price-completion", "10.0")  # fmt: skip
+    assert code == 0
+    preds = read_jsonl(tmp_path / "predictions.jsonl")
+    assert [p["action"] for p in preds] == ["abstain"] * 3
+    assert [p["usage"]["calls"] for p in preds] == [4, 4, 4]
+    assert preds[0]["usage"]["prompt_tokens"] == 100
+    assert preds[0]["usage"]["cost_usd"] == (100 * 1.0 + 20 * 10.0) / 1e6
+    body = server["bodies"][0]
+    assert body["temperature"] == 0 and body["model"] == "served-model"
+    assert body["response_format"]["json_schema"]["schema"] == ANSWER_SCHEMA
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["engine_calls"] == 12 and manifest["usage"]["calls"] == 12
+    assert manifest["prices"] == {"usd_per_1m_prompt_tokens": 1.0, "usd_per_1m_completion_tokens": 10.0}
+
+
+def test_a_server_that_stays_down_stops_the_run_and_a_rerun_resumes(built_dataset, tmp_path, capsys):
+    question = load_rows("eviscope-v1.1", built_dataset)[0]["question"]
+
+    def down_for_q01(body, seen):
+        return (503, 0.0, "") if f"Question: {question}\n" in _prompt(body) else (200, 0.0, ANSWER)
+
+    with chat_server(down_for_q01) as server:
+        code = _run(built_dataset, tmp_path, server["url"], "--limit", "8", "--http-retries", "2")
+        assert code == 2
+        assert "failed after every retry" in capsys.readouterr().err
+        assert not (tmp_path / "predictions.jsonl").exists()
+        journaled = {r["id"] for r in read_jsonl(tmp_path / "records.jsonl")}
+        assert len(journaled) == 4  # the four rows of quartet q01 wait for the rerun
+        server["set_script"](lambda body, seen: (200, 0.0, ANSWER))
+        server["bodies"].clear()
+        assert _run(built_dataset, tmp_path, server["url"], "--limit", "8") == 0
+    assert len(server["bodies"]) == 4  # only the missing rows were asked again
+    ids = [p["id"] for p in read_jsonl(tmp_path / "predictions.jsonl")]
+    assert len(ids) == len(set(ids)) == 8
+
+
+def test_a_client_error_is_kept_as_an_unparsable_row_not_retried(built_dataset, tmp_path):
+    with chat_server(lambda body, seen: (400, 0.0, "")) as server:
+        assert _run(built_dataset, tmp_path, server["url"], "--limit", "2", "--max-retries", "0") == 0
+    assert len(server["bodies"]) == 2
+    preds = read_jsonl(tmp_path / "predictions.jsonl")
+    assert [p["action"] for p in preds] == [None, None]
+    record = read_jsonl(tmp_path / "records.jsonl")[0]
+    assert record["error"].startswith("HTTP 400")
+
+
+def test_unparsable_replies_are_reasked_then_kept_as_null(built_dataset, tmp_path):
+    def fixable(body, seen):
+        # the one-document row (q01-sufficient) answers when re-asked; the noisy row never gives JSON
+        if _prompt(body).count("[doc-") > 1 or len(body["messages"]) == 1:
+            return 200, 0.0, "I think it is 1066."
+        return 200, 0.0, ANSWER
+
+    with chat_server(fixable) as server:
+        assert _run(built_dataset, tmp_path, server["url"], "--limit", "2", "--max-retries", "2") == 0
+    retry = next(b for b in server["bodies"] if len(b["messages"]) == 3)
+    assert retry["messages"][1] == {"role": "assistant", "content": "I think it is 1066."}
+    preds = {p["id"]: p for p in read_jsonl(tmp_path / "predictions.jsonl")}
+    assert preds["q01-sufficient"]["action"] == "abstain"
+    assert preds["q01-sufficient"]["usage"]["calls"] == 2
+    assert preds["q01-noisy"]["action"] is None and preds["q01-noisy"]["usage"]["calls"] == 3
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["parse_failures"] == {"replies": 4, "unresolved": 1}
+    assert manifest["retries"]["parse_retries_made"] == 3

@@ -1,0 +1,156 @@
+"""The vLLM backend against a stand-in engine that follows vLLM's documented offline API.
+
+``vllm.LLM(model=..., tensor_parallel_size=..., ...)``, ``LLM.chat(messages, sampling_params=...,
+use_tqdm=...)`` returning ``RequestOutput``s (``prompt_token_ids``, ``outputs[0].text`` and
+``.token_ids``), ``vllm.SamplingParams(**kwargs)`` and ``vllm.sampling_params.StructuredOutputsParams(json=...)``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from runner_fixtures import ANSWER, read_jsonl
+
+from eviscope.cli import main, make_parser
+from eviscope.commands.run import _child_argv
+from eviscope.runner.schemas import ANSWER_SCHEMA, label_schema
+
+
+class SamplingParams:
+    def __init__(self, **kwargs: Any) -> None:
+        self.__dict__.update(kwargs)
+
+
+class StructuredOutputsParams:
+    def __init__(self, json: Any = None, **kwargs: Any) -> None:
+        self.json = json
+
+
+@dataclass
+class CompletionOutput:
+    text: str
+    token_ids: list[int]
+
+
+@dataclass
+class RequestOutput:
+    prompt_token_ids: list[int]
+    outputs: list[CompletionOutput]
+
+
+@dataclass
+class LLM:
+    """Records its construction and every ``chat`` call."""
+
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    calls: list[tuple[list[Any], Any]] = field(default_factory=list)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.kwargs, self.calls = kwargs, []
+        ENGINES.append(self)
+
+    @staticmethod
+    def reply(conversation: list[dict[str, str]]) -> str:
+        """A judge prompt gets a label; an EviScope prompt an abstention."""
+        judge = '{"label"' in conversation[-1]["content"]
+        return json.dumps({"label": "force_calibrated"}) if judge else ANSWER
+
+    def get_default_sampling_params(self) -> SamplingParams:
+        return SamplingParams(
+            temperature=0.7, repetition_penalty=1.05, presence_penalty=0.0, frequency_penalty=0.0
+        )
+
+    def chat(
+        self, messages: list[Any], sampling_params: Any = None, use_tqdm: bool = True
+    ) -> list[RequestOutput]:
+        self.calls.append((messages, sampling_params))
+        return [RequestOutput([0] * 50, [CompletionOutput(self.reply(c), [1] * 7)]) for c in messages]
+
+
+ENGINES: list[LLM] = []
+
+
+@pytest.fixture
+def fake_vllm(monkeypatch):
+    ENGINES.clear()
+    vllm = types.ModuleType("vllm")
+    vllm.LLM, vllm.SamplingParams = LLM, SamplingParams
+    params = types.ModuleType("vllm.sampling_params")
+    params.SamplingParams, params.StructuredOutputsParams = SamplingParams, StructuredOutputsParams
+    vllm.sampling_params = params
+    monkeypatch.setitem(sys.modules, "vllm", vllm)
+    monkeypatch.setitem(sys.modules, "vllm.sampling_params", params)
+    return ENGINES
+
+
+def test_one_batched_chat_call_with_greedy_schema_constrained_params(
+    fake_vllm, built_dataset, tmp_path, capsys
+):
+    argv = ["run", "--backend", "vllm", "--model", "org/model", "--revision", "abc123", "--dtype", "bfloat16",
+            "--tensor-parallel-size", "2", "--max-tokens", "300", "--seed", "7", "--dataset", str(built_dataset),
+            "--out", str(tmp_path / "run"), "--policy", "gate"]  # fmt: skip
+    assert main(argv) == 0
+    [engine] = fake_vllm
+    assert engine.kwargs["tensor_parallel_size"] == 2 and engine.kwargs["revision"] == "abc123"
+    assert engine.kwargs["enable_prefix_caching"] is True and engine.kwargs["generation_config"] == "vllm"
+    [(conversations, params)] = engine.calls
+    assert len(conversations) == 160
+    assert conversations[0][0]["role"] == "user" and "evidence state" in conversations[0][0]["content"]
+    assert (params.temperature, params.max_tokens, params.seed) == (0.0, 300, 7)
+    assert params.structured_outputs.json == ANSWER_SCHEMA
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["engine_calls"] == 1 and manifest["tensor_parallel_size"] == 2
+    assert (
+        manifest["usage"]["prompt_tokens"] == 160 * 50 and manifest["usage"]["completion_tokens"] == 160 * 7
+    )
+    capsys.readouterr()
+    report = tmp_path / "report"
+    args = ["score", "--dataset", str(built_dataset), "--json", "--out", str(report)]
+    assert main([*args, "--predictions", str(tmp_path / "run" / "predictions.jsonl")]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    assert scores["overall"]["joint_success"] == 0.25  # always abstaining succeeds on the insufficient rows
+
+
+def test_generation_config_model_takes_the_model_penalties(fake_vllm, built_dataset, tmp_path):
+    argv = ["run", "--backend", "vllm", "--model", "m", "--generation-config", "model", "--limit", "4",
+            "--dataset", str(built_dataset), "--out", str(tmp_path)]  # fmt: skip
+    assert main(argv) == 0
+    [(_, params)] = fake_vllm[0].calls
+    assert fake_vllm[0].kwargs["generation_config"] == "auto"
+    assert params.temperature == 0.0 and params.repetition_penalty == 1.05
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["generation_config"] == "model" and manifest["sampling"]["repetition_penalty"] == 1.05
+
+
+def test_forcebench_judge_predictions_are_scored_by_forcebench(fake_vllm, built_dataset, tmp_path, capsys):
+    out = tmp_path / "judge"
+    argv = ["run", "--backend", "vllm", "--model", "org/qwen", "--config", "forcebench", "--judge", "force_aware",
+            "--dataset", str(built_dataset), "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    [(conversations, params)] = fake_vllm[0].calls
+    preds = read_jsonl(out / "predictions.jsonl")
+    assert len(conversations) == 2 * len(preds)
+    assert params.structured_outputs.json == label_schema("force_aware")
+    assert preds[0]["evaluator"] == "qwen/force_aware" and preds[0]["label_raised"] == "force_calibrated"
+    capsys.readouterr()
+    assert (
+        main(["forcebench", "score", str(out / "predictions.jsonl"), "--rows", str(built_dataset), "--json"])
+        == 0
+    )
+    results = json.loads(capsys.readouterr().out)
+    assert results["mvr"] == 1.0 and results["n"] == len(preds)  # a tie on every pair is a violation
+
+
+def test_shard_processes_get_the_same_options():
+    parser = make_parser()
+    args = parser.parse_args(["run", "--backend", "vllm", "--model", "m", "--out", "o", "--data-parallel-size", "2",
+                              "--no-structured-output", "--max-tokens", "64", "--policy", "gate"])  # fmt: skip
+    child = parser.parse_args(_child_argv(args, "1/2")[3:])
+    assert child.shard == "1/2" and child.data_parallel_size == 1
+    same = ("model", "out", "structured_output", "max_tokens", "policy", "backend", "config", "seed")
+    assert all(str(getattr(child, k)) == str(getattr(args, k)) for k in same)
