@@ -22,7 +22,7 @@ import pandas as pd
 
 from eviscope.dataset import DEFAULT_CONFIG
 from eviscope.errors import EviScopeError
-from eviscope.forcebench.annotation import BOUNDARY_TYPES, DECISIONS
+from eviscope.forcebench.annotation import BOUNDARY_TYPES, DECISIONS, Annotation
 from eviscope.forcebench.rows import AXES, SEVERITIES, STATUSES
 from eviscope.rows import ACTIONS, VARIANTS
 from eviscope.space import browse
@@ -347,15 +347,5 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
     return demo
 
 
-FORCEBENCH_INPUTS = (
-    "decision",
-    "evidence_span",
-    "calibrated_claim",
-    "raised_claim",
-    "repair",
-    "axis",
-    "severity",
-    "boundary_type",
-    "notes",
-)
+FORCEBENCH_INPUTS = tuple(name for name in Annotation.model_fields if name != "id")
 EVISCOPE_INPUTS = ("action", "supporting_doc_id", "answer", "notes")
