@@ -24,6 +24,7 @@ from eviscope.builders.conflict_lints import LINTS
 from eviscope.builders.dataset_card import update_card
 from eviscope.builders.parquet_split import write_split
 from eviscope.builders.squad_source import Squad
+from eviscope.ragonite.row_context import contextualize_rows, squad_articles
 from eviscope.rows import EVISCOPE_FEATURES, VARIANTS
 
 DEFAULT_SEED = 13
@@ -52,8 +53,15 @@ def build_eviscope(
     out_dir: Path,
     seed: int = DEFAULT_SEED,
     progress: Callable[[Iterable], Iterable] = iter,
+    *,
+    contextualize: bool = False,
 ) -> dict:
-    """Build the named EviScope configs into ``out_dir`` and return the build report."""
+    """Build the named EviScope configs into ``out_dir`` and return the build report.
+
+    With ``contextualize`` every document's text carries its article title and neighbouring
+    paragraphs (:mod:`eviscope.ragonite.row_context`, with its answer-leak guard); ids, gold and
+    schema are unchanged, and the report says which documents the guard left without neighbours.
+    """
     candidates, rejected = q.find_candidates(squad, seed, progress)
     report: dict = {
         "seed": seed,
@@ -64,6 +72,7 @@ def build_eviscope(
         "configs": {},
     }
     drawn: dict[q.QuartetParams, list[q.Quartet]] = {}
+    articles = squad_articles(squad) if contextualize else {}
     for name in names:
         config = EVISCOPE_CONFIGS[name]
         if config.params not in drawn:
@@ -75,6 +84,9 @@ def build_eviscope(
             for quartet in quartets
             for row in q.quartet_rows(squad, quartet, config.legacy_conflicts, seed)
         ]
+        context = None
+        if contextualize:
+            rows, context = contextualize_rows(rows, articles)
         q.check_doc_ids(rows)
         table = write_split(out_dir, name, rows, EVISCOPE_FEATURES)
         update_card(out_dir / "README.md", name, EVISCOPE_FEATURES, len(rows), table.nbytes)
@@ -90,4 +102,6 @@ def build_eviscope(
             "lint_pass": {lint: sum(r["lints"][lint]["ok"] for r in lints) for lint in LINTS},
             "lint_rows": lints,
         }
+        if context is not None:
+            report["configs"][name]["contextualization"] = context.to_dict()
     return report

@@ -7,10 +7,19 @@ import sys
 from collections.abc import Sequence
 
 from eviscope import __version__
-from eviscope.commands import baseline, build, compare, confquestions, forcebench, run, score
+from eviscope.commands import (
+    attribute,
+    baseline,
+    build,
+    compare,
+    confquestions,
+    forcebench,
+    run,
+    score,
+)
 from eviscope.errors import EviScopeError
 
-COMMANDS = (build, score, compare, baseline, forcebench, run, confquestions)
+COMMANDS = (build, score, compare, baseline, forcebench, run, confquestions, attribute)
 """Subcommand modules; each has ``register(subparsers)`` that sets ``func`` on its parser."""
 
 

@@ -15,6 +15,22 @@ from rich.table import Table
 from eviscope.errors import EviScopeError
 from eviscope.sources import SOURCES, resolve
 
+CONTEXTUALIZED_OUT = "dataset-contextualized"
+"""Where ``eviscope build --contextualize`` writes by default: never over the plain build."""
+CONTEXTUALIZED_CARD = """---
+{}
+---
+
+# EviScope, contextualized
+
+Built by `eviscope build --contextualize`: the EviScope configs with the same names, ids, gold and
+schema as the plain build, where each document's `text` carries its SQuAD article title and the
+paragraphs just before and after it (RAGONITE evidence contextualization). A document whose
+neighbours contain a gold answer alias of a row that shows it gets its title only, so no
+`insufficient` row becomes answerable; `build_report.json` lists those documents. See the project's
+`dataset/README.md` for the full card.
+"""
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -33,7 +49,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             help=f"{source.what}; else ${source.env}; else {default}",
         )
     parser.add_argument(
-        "--out", type=Path, default=Path("dataset"), help="dataset repo folder (default: dataset)"
+        "--out",
+        type=Path,
+        default=None,
+        help=f"dataset repo folder (default: dataset, or {CONTEXTUALIZED_OUT} with --contextualize)",
+    )
+    parser.add_argument(
+        "--contextualize",
+        action="store_true",
+        help=(
+            "write the EviScope configs, same names, ids and schema, with each document's text "
+            "contextualized (RAGONITE: article title and neighbouring paragraphs, title only where a "
+            f"neighbour holds a gold alias) into a separate dataset folder (default: {CONTEXTUALIZED_OUT})"
+        ),
     )
     parser.add_argument("--seed", type=int, default=None, help="selection seed (default: the released one)")
     parser.add_argument("--json", action="store_true", help="print the build report as JSON")
@@ -47,6 +75,17 @@ def run(args: argparse.Namespace) -> int:
     unknown = [name for name in names if name not in CONFIGS]
     if unknown:
         raise EviScopeError(f"unknown config(s) {', '.join(unknown)}; known: {', '.join(CONFIGS)}")
+    if args.contextualize:
+        other = [name for name in args.configs if CONFIGS[name].builder != "eviscope"]
+        if other:
+            raise EviScopeError(f"--contextualize is for the EviScope configs, not {', '.join(other)}")
+        names = [name for name in names if CONFIGS[name].builder == "eviscope"]
+    if args.out is None:
+        args.out = Path(CONTEXTUALIZED_OUT if args.contextualize else "dataset")
+    card = args.out / "README.md"
+    if args.contextualize and not card.exists():
+        card.parent.mkdir(parents=True, exist_ok=True)
+        card.write_text(CONTEXTUALIZED_CARD, encoding="utf-8")
     console = Console(stderr=True)
     started = time.perf_counter()
     report: dict = {}
@@ -84,7 +123,7 @@ def _build_eviscope(args: argparse.Namespace, names: list[str], console: Console
 
     squad = load_squad(resolve("squad", args.squad))
     seed = DEFAULT_SEED if args.seed is None else args.seed
-    return build_eviscope(squad, names, args.out, seed, progress)
+    return build_eviscope(squad, names, args.out, seed, progress, contextualize=args.contextualize)
 
 
 def _declared_but_unbuilt(out: Path) -> list[str]:

@@ -23,6 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from eviscope.dataset import DEFAULT_CONFIG, DEFAULT_DATASET_DIR, load_rows
 from eviscope.errors import EviScopeError
 from eviscope.forcebench.prompts import PROMPT_NAMES
+from eviscope.ragonite.row_context import contextualize_from_squad
 from eviscope.runner import manifest as manifests
 from eviscope.runner.accounting import PriceTable
 from eviscope.runner.backends import BACKENDS
@@ -69,6 +70,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     what.add_argument(
         "--save-prompts", action="store_true", help="write each rendered prompt to prompts.jsonl"
     )
+    what.add_argument("--contextualize", action="store_true",
+                      help="give each document its article title and neighbouring paragraphs (RAGONITE; "
+                      "title only where a neighbour holds a gold alias), recorded in the manifest")  # fmt: skip
+    what.add_argument("--squad", metavar="PATH",
+                      help="with --contextualize: SQuAD v1.1 dev; else $EVISCOPE_SQUAD; else the hub")  # fmt: skip
 
     model = parser.add_argument_group("model and backend")
     model.add_argument("--backend", choices=BACKENDS, required=True)
@@ -130,14 +136,21 @@ def _task(args: argparse.Namespace) -> Task:
     return EviScopeTask(args.policy)
 
 
-def _rows(args: argparse.Namespace) -> list[dict[str, Any]]:
+def _rows(args: argparse.Namespace) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The rows to run (contextualized over the whole config before ``--limit``) and the
+    contextualization record of the manifest (None without ``--contextualize``)."""
+    context = None
     if args.config == FORCEBENCH:
+        if args.contextualize:
+            raise EviScopeError(f"--contextualize is for EviScope configs, not --config {FORCEBENCH}")
         from eviscope.forcebench.rows import read_rows
 
         rows = read_rows(args.dataset)
     else:
         rows = load_rows(args.config, args.dataset)
-    return rows[: args.limit] if args.limit else rows
+        if args.contextualize:
+            rows, context = contextualize_from_squad(rows, args.squad)
+    return (rows[: args.limit] if args.limit else rows), context
 
 
 def _shard(value: str | None) -> tuple[int, int] | None:
@@ -192,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
     if args.data_parallel_size > 1 and args.backend == "openai":
         raise EviScopeError("--data-parallel-size is for vllm and transformers; openai uses --concurrency")
     task = _task(args)
-    rows = _rows(args)
+    rows, context = _rows(args)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     sampling = SamplingConfig(
@@ -209,6 +222,8 @@ def run(args: argparse.Namespace) -> int:
         sampling=sampling,
         max_parse_retries=args.max_retries,
     )
+    if context is not None:
+        ident["contextualize"] = context
     previous = manifests.read_manifest(out)
     if previous is not None:
         manifests.check_resumable(previous, ident, out)

@@ -49,8 +49,10 @@ IDENTITY = (
     "max_tokens",
     "parser_version",
     "max_parse_retries",
+    "contextualize",
 )
-"""Fields that must match for a rerun to resume a run folder."""
+"""Fields that must match for a rerun to resume a run folder (``contextualize`` is set only by
+``eviscope run --contextualize``)."""
 
 
 def now() -> str:
