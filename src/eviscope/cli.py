@@ -14,12 +14,13 @@ from eviscope.commands import (
     compare,
     confquestions,
     forcebench,
+    release,
     run,
     score,
 )
 from eviscope.errors import EviScopeError
 
-COMMANDS = (build, score, compare, baseline, forcebench, run, confquestions, attribute)
+COMMANDS = (build, score, compare, baseline, forcebench, run, confquestions, attribute, release)
 """Subcommand modules; each has ``register(subparsers)`` that sets ``func`` on its parser."""
 
 

@@ -1,0 +1,173 @@
+"""The staged release: every repository loads offline the way a hub user loads it, and passes validation."""
+
+from __future__ import annotations
+
+import hashlib
+import runpy
+import sys
+import types
+from pathlib import Path
+
+import datasets
+import evaluate
+import pytest
+import yaml
+from huggingface_hub import DatasetCard, SpaceCard
+from release_fixtures import LABELS, PACKAGE_SPEC, check, confquestions_copy, stage
+
+from eviscope.builders.registry import releasable
+from eviscope.errors import EviScopeError
+from eviscope.release.stage import Release
+
+
+@pytest.fixture(scope="module")
+def release(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Release:
+    return stage(built_dataset, tmp_path_factory.mktemp("release") / "stage")
+
+
+def test_the_staged_release_passes_every_check_with_a_checksum_per_file(
+    release: Release, built_dataset: Path, tmp_path: Path
+) -> None:
+    validation = check(release, tmp_path, confquestions_copy())
+
+    assert validation.problems == []
+    assert tuple(validation.files) == LABELS
+    for repo in release.repos:
+        staged = sorted(p.relative_to(repo.folder).as_posix() for p in repo.folder.rglob("*") if p.is_file())
+        assert [entry.path for entry in validation.files[repo.label]] == staged
+        for entry in validation.files[repo.label]:
+            assert entry.sha256 == hashlib.sha256((repo.folder / entry.path).read_bytes()).hexdigest()
+    parquet = {
+        e.path: e.sha256 for e in validation.files["datasets/test/eviscope"] if e.path.endswith(".parquet")
+    }
+    built = {
+        f"data/{config}/test.parquet": hashlib.sha256(
+            (built_dataset / "data" / config / "test.parquet").read_bytes()
+        ).hexdigest()
+        for config in releasable()
+    }
+    assert parquet == built
+
+
+def test_the_staged_dataset_loads_offline_with_its_declared_split_sizes(
+    release: Release, tmp_path: Path
+) -> None:
+    folder = release.repo("benchmark").folder
+    card = DatasetCard.load(folder / "README.md")
+    declared = {info["config_name"]: info["splits"][0]["num_examples"] for info in card.data["dataset_info"]}
+    assert set(declared) == set(releasable())
+    for config in releasable():
+        rows = datasets.load_dataset(str(folder), config, split="test", cache_dir=str(tmp_path))
+        assert rows.num_rows == declared[config]
+    assert declared["eviscope-v1.1"] == declared["eviscope-v1"] == 160
+    assert declared["eviscope-xl"] == 4000
+
+
+def test_the_staged_metric_spaces_load_offline_and_score(release: Release, tmp_path: Path) -> None:
+    rows = datasets.load_dataset(
+        str(release.repo("benchmark").folder), "eviscope-v1.1", split="test", cache_dir=str(tmp_path)
+    )
+    eviscope = evaluate.load(str(release.stage_dir / "spaces" / "eviscope"))
+    abstain_everywhere = [{"id": row["id"], "action": "abstain"} for row in rows]
+    result = eviscope.compute(predictions=abstain_everywhere, references=list(rows))
+    assert result["joint_success"] == 0.25  # the insufficient row of each quartet
+    assert result["n_rows"] == 160
+
+    forcebench = evaluate.load(str(release.stage_dir / "spaces" / "forcebench"))
+    pair = {"evaluator": "judge", "prompt": "force_aware", "label_safe": "force_calibrated"}
+    result = forcebench.compute(
+        predictions=[
+            {"id": "fb-1", **pair, "label_raised": "force_gap"},
+            {"id": "fb-2", **pair, "label_raised": "force_calibrated"},
+        ],
+        references=[
+            {"id": "fb-1", "axis": "modality", "severity": 2},
+            {"id": "fb-2", "axis": "scope", "severity": 1},
+        ],
+    )
+    assert (result["mvr"], result["fs"]) == (0.5, 0.5)
+
+
+def test_eval_yaml_registers_benchmark_tasks_on_released_configs(release: Release) -> None:
+    folder = release.repo("benchmark").folder
+    document = yaml.safe_load((folder / "eval.yaml").read_text(encoding="utf-8"))
+    declared = {c["config_name"]: c for c in DatasetCard.load(folder / "README.md").data["configs"]}
+
+    assert document["name"] == "EviScope"
+    assert "test/eviscope" in document["description"]
+    assert [task["id"] for task in document["tasks"]] == [
+        "joint_success",
+        "quartet_consistency",
+        "joint_success_xl",
+        "force_sensitivity",
+    ]
+    for task in document["tasks"]:
+        assert task["split"] in {f["split"] for f in declared[task["config"]]["data_files"]}
+    assert "evaluation_framework" not in document  # the hub rejects frameworks it does not know
+
+
+def test_spaces_install_the_released_package(release: Release) -> None:
+    for name, extras in (("eviscope", ""), ("forcebench", ""), ("eviscope-browser", "[space]")):
+        lines = (release.stage_dir / "spaces" / name / "requirements.txt").read_text().splitlines()
+        assert lines[0] == f"eviscope{extras} @ {PACKAGE_SPEC}"
+        assert [line for line in lines if line.startswith("eviscope")] == [lines[0]]
+        assert not any(line.startswith("#") for line in lines)
+
+
+def test_the_browser_space_reads_the_released_dataset_and_records_results_in_the_results_repo(
+    release: Release, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = release.repo("browser").folder
+    for variable in ("EVISCOPE_SPACE_DATASET", "EVISCOPE_SPACE_RESULTS_REPO", "GRADIO_SERVER_NAME"):
+        monkeypatch.setenv(variable, "")  # restored after the test, whatever the launcher sets
+        monkeypatch.delenv(variable)
+    app = runpy.run_path(str(folder / "eviscope_space.py"), run_name="eviscope_space")
+    seen: list = []
+    monkeypatch.setitem(
+        sys.modules, "eviscope_space", types.SimpleNamespace(main=lambda: seen.append(app["parse_args"]([])))
+    )
+
+    runpy.run_path(str(folder / "app.py"), run_name="__main__")
+
+    (args,) = seen
+    assert (args.dataset, args.results_repo, args.host) == (
+        "test/eviscope",
+        "test/eviscope-results",
+        "0.0.0.0",
+    )
+    assert SpaceCard.load(folder / "README.md").data["datasets"] == ["test/eviscope", "test/eviscope-results"]
+    monkeypatch.setenv("EVISCOPE_SPACE_DATASET", "someone/else")  # a Space variable wins over the default
+    runpy.run_path(str(folder / "app.py"), run_name="__main__")
+    assert seen[1].dataset == "someone/else"
+
+
+def test_the_dataset_card_declares_only_the_staged_configs_and_loads_from_the_hub(
+    built_dataset: Path, tmp_path: Path
+) -> None:
+    release = stage(built_dataset, tmp_path / "stage", configs=("eviscope-v1.1", "forcebench"))
+    folder = release.repo("benchmark").folder
+    card = DatasetCard.load(folder / "README.md")
+
+    assert [c["config_name"] for c in card.data["configs"]] == ["eviscope-v1.1", "forcebench"]
+    assert [c["config_name"] for c in card.data["dataset_info"]] == ["eviscope-v1.1", "forcebench"]
+    assert sorted(p.name for p in (folder / "data").iterdir()) == ["eviscope-v1.1", "forcebench"]
+    assert 'load_dataset("test/eviscope", "eviscope-v1.1", split="test")' in card.text
+    assert 'load_dataset("dataset"' not in card.text
+
+
+def test_staging_replaces_a_previous_stage_and_refuses_any_other_folder(
+    built_dataset: Path, tmp_path: Path
+) -> None:
+    stage_dir = tmp_path / "stage"
+    stage(built_dataset, stage_dir)
+    stale = stage_dir / "spaces" / "eviscope" / "stale.txt"
+    stale.write_text("left over")
+    stage(built_dataset, stage_dir)
+    assert not stale.exists()
+
+    other = tmp_path / "mine"
+    other.mkdir()
+    (other / "notes.txt").write_text("keep me")
+    with pytest.raises(EviScopeError, match="not empty"):
+        stage(built_dataset, other)
+    assert (other / "notes.txt").read_text() == "keep me"
