@@ -1,8 +1,8 @@
 """A small, deterministic sentence splitter that keeps character offsets, so spans stay verbatim.
 
->>> text = "Dr. J. Smith came in 1901. He left in 1910! The U.S. Army stayed."
+>>> text = "Dr. J. Smith came in 1901. He left in 1910! The U.S. Army stayed. Aged 5. Then 6."
 >>> [text[s:e] for s, e in sentence_spans(text)]
-['Dr. J. Smith came in 1901.', 'He left in 1910!', 'The U.S. Army stayed.']
+['Dr. J. Smith came in 1901.', 'He left in 1910!', 'The U.S. Army stayed.', 'Aged 5.', 'Then 6.']
 """
 
 from __future__ import annotations
@@ -76,7 +76,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     for match in _BOUNDARY.finditer(text):
         end = match.end() - len(match.group()) + len(match.group().rstrip())
         last = _LAST_WORD.search(text[start : match.start() + 1])
-        if last and (last.group(1).lower() in ABBREVIATIONS or len(last.group(1)) == 1):
+        if last and (
+            last.group(1).lower() in ABBREVIATIONS or (len(last.group(1)) == 1 and last.group(1).isalpha())
+        ):
             continue
         spans.append((start, end))
         start = match.end()

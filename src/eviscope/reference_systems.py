@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from eviscope.builders.sentences import sentence_spans
 from eviscope.normalize import contains, norm, tokens
 
 __all__ = ["DEFAULT_THRESHOLD", "SYSTEMS", "always_answer", "lexical", "oracle", "predict"]
@@ -28,7 +29,6 @@ Row = Mapping[str, Any]
 DEFAULT_THRESHOLD = 0.5
 """Least share of the question's content words a sentence must cover to support an answer."""
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _STOPWORDS = frozenset(
     [
         "what",
@@ -132,10 +132,6 @@ class _Support:
     candidate: str
 
 
-def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
-
-
 def _candidate(sentence: str, question_tokens: set[str], question: str) -> str:
     """The longest run of sentence words outside the question, preferring the question's type."""
     runs: list[list[str]] = [[]]
@@ -165,7 +161,7 @@ def _supports(row: Row, threshold: float) -> list[_Support]:
     supports = []
     for doc in row["documents"]:
         best: tuple[float, str] = (0.0, "")
-        for sentence in _sentences(doc["text"]):
+        for sentence in (doc["text"][start:end] for start, end in sentence_spans(doc["text"])):
             coverage = len(content & set(tokens(sentence))) / len(content) if content else 0.0
             best = max(best, (coverage, sentence), key=lambda pair: pair[0])
         coverage, sentence = best
