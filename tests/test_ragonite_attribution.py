@@ -128,3 +128,23 @@ def test_attribution_accuracy_counts_every_row_and_compares_with_mcnemar() -> No
 def test_backend_returning_the_wrong_number_of_answers_is_an_error() -> None:
     with pytest.raises(EviScopeError, match="returned 0 answers for 3 counterfactuals"):
         attribute([row("r1", [NOISE_A, SUPPORT, NOISE_B])], lambda requests: [], embed)
+
+
+def test_runs_answering_different_rows_embed_the_same_evidences_so_a_cache_serves_both() -> None:
+    other = Evidence("o", "The tunnel opened in 1950 under the river.")
+    rows = [row("a", [SUPPORT, NOISE_A]), row("b", [other, NOISE_B])]
+    first_calls: list[list[str]] = []
+    second_calls: list[list[str]] = []
+
+    def recording(calls: list[list[str]]):
+        def wrapped(texts: Sequence[str]) -> np.ndarray:
+            calls.append(list(texts))
+            return embed(texts)
+
+        return wrapped
+
+    attribute(rows, FakeBackend(), recording(first_calls))
+    one_unanswered = [rows[0], Row("b", rows[1].question, rows[1].documents, None)]
+    attribute(one_unanswered, FakeBackend(), recording(second_calls))
+    assert first_calls[0] == second_calls[0]
+    assert set(first_calls[0]) == {SUPPORT.text, NOISE_A.text, other.text, NOISE_B.text}

@@ -180,7 +180,8 @@ def attribute(
 
     ``generate`` is called once, with every counterfactual of every answered row (``repeats`` per
     cluster), and must return one answer per request in order. ``embed`` is called once for the
-    evidences and once for the answers.
+    evidences of all ``rows`` (answered or not, so the call is the same for every run over the same
+    rows and a caching ``embed`` computes it once) and once for the answers.
     """
     if repeats < 1:
         raise EviScopeError(f"repeats must be at least 1, not {repeats}")
@@ -188,7 +189,9 @@ def attribute(
     if len(set(ids)) != len(ids):
         raise EviScopeError(f"duplicate row ids: {sorted({i for i in ids if ids.count(i) > 1})}")
     answered = [row for row in rows if row.answer]
-    texts = sorted({doc.text for row in answered for doc in row.documents})
+    # Every row's evidences, answered or not: the texts (so a cache key) then depend only on the rows,
+    # and another run over the same rows reuses them.
+    texts = sorted({doc.text for row in rows for doc in row.documents}) if answered else []
     evidence_vectors = dict(zip(texts, embed(texts), strict=True)) if texts else {}
     clusters: dict[str, list[list[int]]] = {}
     requests: list[CounterfactualRequest] = []
