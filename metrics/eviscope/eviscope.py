@@ -7,7 +7,8 @@ module, the ``eviscope score`` command and the reports agree to the last digit.
 import datasets
 import evaluate
 
-from eviscope.predictions import Prediction
+from eviscope.errors import EviScopeError
+from eviscope.predictions import Prediction, check_rows, load_predictions, validate_predictions
 from eviscope.rows import EVISCOPE_FEATURES
 from eviscope.scoring import score
 
@@ -40,6 +41,9 @@ Args:
         `load_dataset("dataset", "eviscope-v1.1", split="test")`; whole quartets.
     return_vectors: also return `vectors`, the per-row and per-quartet 0/1 vectors
         (`answer_ok`, `source_ok`, `success`; `evidence_removal_sensitivity`, ...).
+Raises:
+    EviScopeError (a ValueError): a prediction or reference that breaks SPEC §3 or §2 (the message
+        names its position, id and field), or unknown, duplicate or missing ids.
 Returns:
     every overall metric of SPEC §4 at the top level (`answer_accuracy`, `source_accuracy`,
     `right_answer_wrong_source`, `right_source_wrong_answer`, `unsupported_citation_rate`,
@@ -128,6 +132,23 @@ def _conform(obj, schema):
     return out
 
 
+def _stored(predictions, references):
+    """Predictions validated and rows checked by the library, in the form Arrow stores (every schema
+    field present, None where absent). Unequal lengths are an error naming the ids at fault."""
+    preds = None if predictions is None else validate_predictions(predictions)
+    rows = None if references is None else check_rows(references, "references")
+    if preds is not None and rows is not None and len(preds) != len(rows):
+        load_predictions(preds, rows)  # names the unknown, duplicate or missing ids
+        raise EviScopeError(
+            f"got {len(preds)} predictions and {len(rows)} references; give one prediction per "
+            "reference row (they are joined by id)"
+        )
+    return (
+        None if preds is None else [_conform(p.model_dump(), PREDICTION_FEATURES) for p in preds],
+        None if rows is None else [_conform(r, EVISCOPE_FEATURES) for r in rows],
+    )
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Eviscope(evaluate.Metric):
     """EviScope metrics of SPEC §4, overall, per variant and per quartet."""
@@ -143,21 +164,30 @@ class Eviscope(evaluate.Metric):
             reference_urls=["https://rajpurkar.github.io/SQuAD-explorer/"],
         )
 
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Score; predictions and references given here are validated and joined by the library
+        before anything is stored, so a bad one raises an :class:`EviScopeError` and leaves no cache."""
+        if predictions is not None and references is not None:
+            predictions = validate_predictions(predictions)
+            references = check_rows(references, "references")
+            load_predictions(predictions, references)  # unknown, duplicate or missing ids
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
     def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of predictions and rows; fields a SPEC §3 object leaves out are stored as None."""
-        return super().add_batch(
-            predictions=None
-            if predictions is None
-            else [_conform(p, PREDICTION_FEATURES) for p in predictions],
-            references=None if references is None else [_conform(r, EVISCOPE_FEATURES) for r in references],
-            **kwargs,
-        )
+        """Add a batch of predictions and rows, validated by the library first (a bad one is an
+        :class:`EviScopeError` naming it); fields a SPEC §3 object leaves out are stored as None."""
+        predictions, references = _stored(predictions, references)
+        return super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one prediction and its row; fields a SPEC §3 object leaves out are stored as None."""
+        """Add one prediction and its row, validated by the library first; fields a SPEC §3 object
+        leaves out are stored as None."""
+        predictions, references = _stored(
+            None if prediction is None else [prediction], None if reference is None else [reference]
+        )
         return super().add(
-            prediction=None if prediction is None else _conform(prediction, PREDICTION_FEATURES),
-            reference=None if reference is None else _conform(reference, EVISCOPE_FEATURES),
+            prediction=None if predictions is None else predictions[0],
+            reference=None if references is None else references[0],
             **kwargs,
         )
 

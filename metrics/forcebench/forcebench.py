@@ -5,11 +5,19 @@ A thin `evaluate` face over ``eviscope.forcebench.scoring`` (SPEC §6); the READ
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import datasets
 import evaluate
 
-from eviscope.errors import EviScopeError
-from eviscope.forcebench.scoring import ForcePrediction, Unit, score_units
+from eviscope.errors import EviScopeError, plain
+from eviscope.forcebench.scoring import (
+    ForcePrediction,
+    check_rows,
+    score_units,
+    units_from_predictions,
+    validate_predictions,
+)
 
 _CITATION = """\
 @misc{eviscope_forcebench,
@@ -34,6 +42,11 @@ Args:
         (`generic`, `axis_free`, `force_aware`, `dummy_axis`) and its labels `label_safe` /
         `label_raised`, which are mapped to scores.
     references: for each prediction, the ForceBench row it scores: `id`, `axis`, `severity`.
+        Every evaluator must score every referenced row exactly once.
+Raises:
+    EviScopeError (a ValueError): a prediction or reference that breaks SPEC §6 or §5 (the message
+        names its position and field), a prediction paired with another row's reference, a
+        duplicate (id, evaluator), or a referenced row an evaluator left out.
 Returns:
     `mvr`, `fs`, `n`, `violations`, `missing` over all units; the same under `per_axis`,
     `per_severity` and `per_evaluator` (which also holds per-axis and per-severity results).
@@ -64,14 +77,23 @@ _PREDICTION = {
 
 
 def _complete(predictions: list[dict] | None) -> list[dict] | None:
+    """Predictions validated by the library, with every field (`evaluate` checks the string fields of
+    the first example with isinstance, so an absent string is "")."""
     if predictions is None:
         return None
-    # `evaluate` checks string fields of the first example with isinstance, so an absent string is "".
     return [
-        {name: ("" if value.dtype == "string" else None) for name, value in _PREDICTION.items()}
-        | {k: v for k, v in pred.items() if v is not None}
-        for pred in predictions
+        {
+            name: ("" if value.dtype == "string" and pred[name] is None else pred[name])
+            for name, value in _PREDICTION.items()
+        }
+        for pred in (p.model_dump() for p in validate_predictions(predictions))
     ]
+
+
+def _references(references: list[dict] | None) -> list[dict] | None:
+    if references is None:
+        return None
+    return [{name: ref.get(name) for name in _REFERENCE} for ref in check_rows(references, "references")]
 
 
 _REFERENCE = {
@@ -95,26 +117,65 @@ class Forcebench(evaluate.Metric):
             reference_urls=["https://huggingface.co/datasets/osunlp/AttributionBench"],
         )
 
-    def compute(
-        self, *, predictions: list[dict] | None = None, references: list[dict] | None = None, **kwargs
-    ):
-        """Score; prediction fields that SPEC §6 lets a line leave out may be absent or None."""
-        return super().compute(predictions=_complete(predictions), references=references, **kwargs)
-
     def add_batch(
         self, *, predictions: list[dict] | None = None, references: list[dict] | None = None, **kwargs
     ):
-        """Add a batch; prediction fields that SPEC §6 lets a line leave out may be absent or None."""
-        return super().add_batch(predictions=_complete(predictions), references=references, **kwargs)
+        """Add a batch, validated by the library first (a bad prediction or reference is an
+        :class:`EviScopeError` naming it); fields SPEC §6 lets a line leave out may be absent or None."""
+        predictions, references = _complete(predictions), _references(references)
+        if predictions is not None and references is not None and len(predictions) != len(references):
+            raise EviScopeError(
+                f"got {len(predictions)} predictions and {len(references)} references; give each "
+                "prediction the row it scores"
+            )
+        return super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction: dict | None = None, reference: dict | None = None, **kwargs):
+        """Add one prediction and its row, validated by the library first."""
+        return super().add(
+            prediction=None if prediction is None else _complete([prediction])[0],
+            reference=None if reference is None else _references([reference])[0],
+            **kwargs,
+        )
+
+    def compute(
+        self, *, predictions: list[dict] | None = None, references: list[dict] | None = None, **kwargs
+    ):
+        """Score; predictions and references given here are validated and joined by the library
+        before anything is stored, so a bad one raises an :class:`EviScopeError` and leaves no cache."""
+        if predictions is not None and references is not None:
+            predictions = list(predictions) if isinstance(predictions, Iterator) else predictions
+            references = list(references) if isinstance(references, Iterator) else references
+            _units(_complete(predictions), _references(references))
+        return super().compute(predictions=predictions, references=references, **kwargs)
 
     def _compute(self, predictions: list[dict], references: list[dict]) -> dict:
-        units = []
-        for pred, ref in zip(predictions, references, strict=True):
-            if pred["id"] != ref["id"]:
-                raise EviScopeError(f"prediction id {pred['id']!r} is paired with reference id {ref['id']!r}")
-            fields = {k: v for k, v in pred.items() if v is not None and v != ""}
-            s_safe, s_raised = ForcePrediction.model_validate(fields).scores()
-            units.append(
-                Unit(ref["id"], pred["evaluator"], ref["axis"], int(ref["severity"]), s_safe, s_raised)
+        return score_units(_units(predictions, references))
+
+
+def _units(predictions: list[dict], references: list[dict]) -> list:
+    """The library's units of completed predictions and references, paired by position."""
+    if len(predictions) != len(references):
+        raise EviScopeError(
+            f"got {len(predictions)} predictions and {len(references)} references; give each "
+            "prediction the row it scores"
+        )
+    rows: dict[str, dict] = {}
+    preds = []
+    for index, (pred, ref) in enumerate(zip(predictions, references, strict=True)):
+        if pred["id"] != ref["id"]:
+            raise EviScopeError(
+                f"prediction {index + 1}: id '{plain(pred['id'], 60)}' is paired with reference id "
+                f"'{plain(ref['id'], 60)}'"
             )
-        return score_units(units)
+        row = rows.setdefault(ref["id"], ref)
+        if (row["axis"], row["severity"]) != (ref["axis"], ref["severity"]):
+            raise EviScopeError(
+                f"reference {index + 1} (id {plain(ref['id'], 60)}): axis {ref['axis']}, severity "
+                f"{ref['severity']} disagrees with an earlier reference of the same id "
+                f"(axis {row['axis']}, severity {row['severity']})"
+            )
+        preds.append(
+            ForcePrediction.model_validate({k: v for k, v in pred.items() if v is not None and v != ""})
+        )
+    return units_from_predictions(list(rows.values()), preds)

@@ -18,7 +18,7 @@ from eviscope.commands import (
     run,
     score,
 )
-from eviscope.errors import EviScopeError
+from eviscope.errors import EviScopeError, plain
 
 COMMANDS = (build, score, compare, baseline, forcebench, run, confquestions, attribute, release)
 """Subcommand modules; each has ``register(subparsers)`` that sets ``func`` on its parser."""
@@ -40,7 +40,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args) or 0
     except EviScopeError as err:
-        print(f"eviscope {args.command}: error: {err}", file=sys.stderr)
+        # One line whatever the message quotes: line breaks and control characters are escaped.
+        print(f"eviscope {args.command}: error: {plain(str(err), None)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"eviscope {args.command}: interrupted", file=sys.stderr)

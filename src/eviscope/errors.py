@@ -1,5 +1,89 @@
-"""The one exception type the suite raises for bad input; the CLI prints it as one line."""
+"""The one exception type the suite raises for bad input, and how a message shows what it got.
+
+:class:`EviScopeError` is a :class:`ValueError`, as ``evaluate`` and ``datasets`` users expect of bad
+inputs; the CLI prints it as one line. A message quotes user data only through :func:`plain` or
+:func:`brief`, so it stays one short line whatever the data holds (line breaks, NUL bytes,
+right-to-left marks, lone surrogates, a megabyte-long id).
+"""
+
+from __future__ import annotations
+
+import math
+import reprlib
+from collections.abc import Mapping
+
+__all__ = ["EviScopeError", "brief", "plain"]
 
 
-class EviScopeError(Exception):
+class EviScopeError(ValueError):
     """A user-facing error: its message names the file, row or field at fault and how to fix it."""
+
+
+_BRIEF_REPR = reprlib.Repr()
+_BRIEF_REPR.maxlevel, _BRIEF_REPR.maxstring, _BRIEF_REPR.maxother = 2, 40, 40
+
+
+def plain(text: str, limit: int | None = 80) -> str:
+    """``text`` as one printable line: non-printable characters escaped, cut at ``limit`` characters.
+
+    >>> plain("q01-sufficient")
+    'q01-sufficient'
+    >>> plain("a\\nb\\u202e\\x00\\ud800")
+    'a\\\\nb\\\\u202e\\\\x00\\\\ud800'
+    >>> plain("x" * 100, limit=10)
+    'xxxxxxxxxx… (100 characters)'
+    """
+    truncated = limit is not None and len(text) > limit
+    cut = text[:limit] if truncated else text
+    if not cut.isprintable():
+        cut = "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
+    return f"{cut}… ({len(text):,} characters)" if truncated else cut
+
+
+def _json_like(value: object, budget: int, depth: int = 0) -> str:
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int):
+        return str(value) if value.bit_length() < 64 else f"<a {value.bit_length()}-bit integer>"
+    if isinstance(value, float):
+        return (
+            repr(value)
+            if math.isfinite(value)
+            else {"nan": "NaN", "inf": "Infinity"}.get(repr(value), "-Infinity")
+        )
+    if isinstance(value, str):
+        return '"' + plain(value, budget).replace('"', '\\"') + '"'
+    if isinstance(value, list | tuple | Mapping):
+        items = list(value.items()) if isinstance(value, Mapping) else value
+        opening, closing = ("{", "}") if isinstance(value, Mapping) else ("[", "]")
+        if depth >= 3:
+            return f"{opening}…{closing}" if len(value) else opening + closing
+        parts: list[str] = []
+        used = 0
+        for item in items:
+            if used >= budget:
+                parts.append(f"… {len(items) - len(parts)} more")
+                break
+            if isinstance(value, Mapping):
+                key, val = item
+                text = f"{_json_like(str(key), 20)}: {_json_like(val, budget - used, depth + 1)}"
+            else:
+                text = _json_like(item, budget - used, depth + 1)
+            parts.append(text)
+            used += len(text) + 2
+        return opening + ", ".join(parts) + closing
+    return f"{type(value).__name__} {plain(_BRIEF_REPR.repr(value), budget)}"
+
+
+def brief(value: object, limit: int = 60) -> str:
+    """``value`` as a message quotes it: JSON-like, one line, escaped, about ``limit`` characters.
+
+    >>> brief("answer\\u200f"), brief(None), brief(float("nan")), brief([1, "two", {"three": 3}])
+    ('"answer\\\\u200f"', 'null', 'NaN', '[1, "two", {"three": 3}]')
+    >>> brief(list(range(1000)), limit=10)
+    '[0, 1, 2, 3, … 996 more]'
+    >>> brief(b"\\x00bytes")
+    "bytes b'\\\\x00bytes'"
+    """
+    text = _json_like(value, limit)
+    return text if len(text) <= 4 * limit else text[: 4 * limit] + "…"

@@ -126,7 +126,9 @@ def run_score(args: argparse.Namespace) -> int:
     from eviscope.forcebench.scoring import read_predictions, score_units, units_from_predictions
 
     rows = read_rows(args.rows)
-    results = score_units(units_from_predictions(rows, read_predictions(args.predictions)))
+    results = score_units(
+        units_from_predictions(rows, read_predictions(args.predictions), source=str(args.predictions))
+    )
     if args.json:
         _print_json(results)
     else:

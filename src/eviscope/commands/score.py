@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from eviscope.dataset import add_rows_arguments, load_rows
 from eviscope.error_export import failing_quartets, write_error_export
-from eviscope.predictions import load_predictions
+from eviscope.errors import EviScopeError, plain
+from eviscope.predictions import Prediction, load_predictions
 from eviscope.reports import format_value, report, write_reports
 from eviscope.rows import VARIANTS
-from eviscope.scoring import QUARTET_ABBREVIATIONS, QUARTET_METRICS, ROW_METRICS, score_predictions
+from eviscope.scoring import QUARTET_ABBREVIATIONS, QUARTET_METRICS, ROW_METRICS, Scores, score_predictions
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -44,8 +50,7 @@ def run(args: argparse.Namespace) -> int:
     scores = score_predictions(rows, preds)
     out_dir = args.out or Path("runs") / args.config / args.predictions.stem
     meta = {"config": args.config, "predictions": str(args.predictions)}
-    paths = write_reports(scores, out_dir, meta)
-    errors_jsonl, errors_md = write_error_export(failing_quartets(rows, preds, scores), out_dir)
+    written = _write_outputs(out_dir, scores, meta, rows, preds)
     if args.json:
         print(json.dumps(report(scores, meta), indent=2, ensure_ascii=False))
         return 0
@@ -64,6 +69,37 @@ def run(args: argparse.Namespace) -> int:
         cells = [scores.overall.get(name), *(scores.per_variant.get(v, {}).get(name) for v in VARIANTS)]
         table.add_row(name, *(format_value(c) for c in cells))
     console.print(table)
-    written = [paths["json"], paths["markdown"], paths["quartet_transitions"], paths["action_confusion"]]
-    console.print("wrote " + ", ".join(str(p) for p in [*written, errors_jsonl, errors_md]))
+    console.print("wrote " + ", ".join(str(p) for p in written))
     return 0
+
+
+def _write_outputs(
+    out_dir: Path,
+    scores: Scores,
+    meta: dict[str, Any],
+    rows: Sequence[Mapping[str, Any]],
+    preds: Sequence[Prediction],
+) -> list[Path]:
+    """Write the reports, plots and failing quartets into a staging folder beside ``out_dir``, then
+    move them in: a run that fails (a full disk, a folder it may not write) leaves ``out_dir`` as it
+    was and says so in one line."""
+    staging = None
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.partial-", dir=out_dir.parent))
+        paths = write_reports(scores, staging, meta)
+        errors = write_error_export(failing_quartets(rows, preds, scores), staging)
+        staged = [paths["json"], paths["markdown"], paths["quartet_transitions"], paths["action_confusion"]]
+        out_dir.mkdir(exist_ok=True)
+        written = []
+        for path in [*staged, *errors]:
+            os.replace(path, out_dir / path.name)
+            written.append(out_dir / path.name)
+        return written
+    except OSError as err:
+        raise EviScopeError(
+            f"{plain(str(out_dir), None)}: cannot write the reports: {err.strerror or err}"
+        ) from None
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)

@@ -13,17 +13,19 @@ pool their units: the overall numbers are means over every unit of every evaluat
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+import pydantic_core
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from eviscope.errors import EviScopeError
+from eviscope.errors import EviScopeError, brief, plain
 from eviscope.forcebench.rows import AXES, SEVERITIES
+from eviscope.predictions import json_line_error, jsonl_lines
 
 __all__ = [
     "FORCE_LABELS",
@@ -31,11 +33,13 @@ __all__ = [
     "PROMPT_LABELS",
     "ForcePrediction",
     "Unit",
+    "check_rows",
     "label_score",
     "read_predictions",
     "score_units",
     "summarize",
     "units_from_predictions",
+    "validate_predictions",
 ]
 
 GENERIC_LABELS: dict[str, float] = {
@@ -77,13 +81,17 @@ def label_score(prompt: str, label: str | None) -> float | None:
     return PROMPT_LABELS[prompt].get(label)
 
 
+MAX_SCORE = 1e12
+"""The largest magnitude of a given score, so that margins and their means stay finite."""
+
+
 class ForcePrediction(BaseModel):
     """One prediction line (SPEC §6): an evaluator's verdict on both claims of one pair."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: str
-    evaluator: str
+    id: str = Field(min_length=1)
+    evaluator: str = Field(min_length=1)
     prompt: PromptName | None = None
     label_safe: str | None = None
     label_raised: str | None = None
@@ -93,8 +101,8 @@ class ForcePrediction(BaseModel):
     @field_validator("score_safe", "score_raised")
     @classmethod
     def _finite(cls, value: float | None) -> float | None:
-        if value is not None and not math.isfinite(value):
-            raise ValueError("must be a finite number or null")
+        if value is not None and not (math.isfinite(value) and abs(value) <= MAX_SCORE):
+            raise ValueError(f"must be a finite number between -{MAX_SCORE:g} and {MAX_SCORE:g}, or null")
         return value
 
     def scores(self) -> tuple[float | None, float | None]:
@@ -113,7 +121,8 @@ class ForcePrediction(BaseModel):
             score = label_score(self.prompt, label)
             if score is not None and given is not None and given != score:
                 raise EviScopeError(
-                    f"prediction {self.id!r} ({self.evaluator}): score_{which}={given} disagrees with "
+                    f"prediction '{plain(self.id, 60)}' ({plain(self.evaluator, 60)}): "
+                    f"score_{which}={given} disagrees with "
                     f"label_{which}={label!r}, which the {self.prompt} prompt maps to {score}"
                 )
             derived.append(score)
@@ -150,7 +159,7 @@ def summarize(units: Sequence[Unit]) -> dict[str, Any]:
     violations = sum(u.violation for u in units)
     return {
         "mvr": violations / n if n else None,
-        "fs": sum(u.margin for u in units) / n if n else None,
+        "fs": math.fsum(u.margin for u in units) / n if n else None,  # exact sum: order-independent
         "n": n,
         "violations": violations,
         "missing": sum(u.s_safe is None or u.s_raised is None for u in units),
@@ -186,67 +195,135 @@ def score_units(units: Sequence[Unit]) -> dict[str, Any]:
 
 def _names(ids: Iterable[str], limit: int = 5) -> str:
     ids = sorted(ids)
-    shown = ", ".join(ids[:limit])
+    shown = ", ".join(plain(i, 60) for i in ids[:limit])
     return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
+def check_rows(rows: Iterable[Mapping[str, Any]], source: str = "rows") -> list[Mapping[str, Any]]:
+    """The rows (or the ``evaluate`` module's references) as a list, each checked to be a mapping with
+    a non-empty string ``id``, an ``axis`` of SPEC §5 and a ``severity`` of 1, 2 or 3; anything else
+    is an :class:`EviScopeError` naming the row's position, id and field."""
+    if isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
+        raise EviScopeError(f"{source}: expected a list of ForceBench rows, got {type(rows).__name__}")
+    rows = list(rows)
+    for index, row in enumerate(rows):
+        place = f"{source} row {index + 1}"
+        if not isinstance(row, Mapping):
+            raise EviScopeError(f"{place}: expected a ForceBench row (a dict), got {brief(row)}")
+        if isinstance(row.get("id"), str):
+            place += f" (id {plain(row['id'], 60)})"
+        for field, allowed in (("id", None), ("axis", AXES), ("severity", SEVERITIES)):
+            value = row.get(field)
+            if field not in row:
+                problem = "missing"
+            elif allowed is None:
+                problem = (
+                    None if isinstance(value, str) and value else f"{brief(value)} is not a non-empty string"
+                )
+            elif isinstance(value, bool) or value not in allowed:
+                problem = f"{brief(value)} is not one of {', '.join(map(str, allowed))}"
+            else:
+                problem = None
+            if problem:
+                raise EviScopeError(f"{place}: not a ForceBench row (SPEC §5): field '{field}' {problem}")
+    return rows
+
+
 def units_from_predictions(
-    rows: Sequence[Mapping[str, Any]], predictions: Iterable[ForcePrediction | Mapping[str, Any]]
+    rows: Sequence[Mapping[str, Any]],
+    predictions: Iterable[ForcePrediction | Mapping[str, Any]],
+    source: str | None = None,
 ) -> list[Unit]:
     """Join predictions to rows by ``id``, one unit per (row, evaluator).
 
-    Unknown ids, a duplicate (id, evaluator), and rows an evaluator left out are errors that name them.
+    Unknown ids, a duplicate (id, evaluator), and rows an evaluator left out are errors that name them
+    (and ``source``, the predictions' file name, when given).
     """
-    by_id = {row["id"]: row for row in rows}
+    prefix = f"{source}: " if source else ""
+    by_id = {row["id"]: row for row in check_rows(rows)}
     seen: dict[str, set[str]] = {}
     units = []
     unknown = set()
-    for item in predictions:
-        pred = item if isinstance(item, ForcePrediction) else _parse(item, "prediction")
+    for pred in validate_predictions(predictions, source or "predictions"):
         if pred.id not in by_id:
             unknown.add(pred.id)
             continue
         mine = seen.setdefault(pred.evaluator, set())
         if pred.id in mine:
-            raise EviScopeError(f"duplicate prediction for id {pred.id!r} from evaluator {pred.evaluator!r}")
+            raise EviScopeError(
+                f"{prefix}duplicate prediction for id '{plain(pred.id, 60)}' from evaluator "
+                f"'{plain(pred.evaluator, 60)}'; give one prediction per (id, evaluator)"
+            )
         mine.add(pred.id)
         row = by_id[pred.id]
         s_safe, s_raised = pred.scores()
         units.append(Unit(pred.id, pred.evaluator, row["axis"], int(row["severity"]), s_safe, s_raised))
     if unknown:
-        raise EviScopeError(f"predictions name ids that are not ForceBench rows: {_names(unknown)}")
+        raise EviScopeError(f"{prefix}predictions name ids that are not ForceBench rows: {_names(unknown)}")
     for evaluator, ids in sorted(seen.items()):
         missing = by_id.keys() - ids
         if missing:
-            raise EviScopeError(f"evaluator {evaluator!r} has no prediction for ids: {_names(missing)}")
+            raise EviScopeError(
+                f"{prefix}evaluator '{plain(evaluator, 60)}' has no prediction for ids: {_names(missing)}"
+            )
     return units
+
+
+def _parse_error(where: str, item: Any, err: ValidationError) -> EviScopeError:
+    first = err.errors(include_url=False)[0]
+    loc = first["loc"]
+    if not loc:
+        if isinstance(item, list):
+            return EviScopeError(
+                f"{where}: not a JSON object but an array: write one JSON object per line (JSON Lines)"
+            )
+        if first["type"] in ("model_type", "model_attributes_type", "dict_type"):
+            return EviScopeError(f"{where}: not a JSON object, got {brief(item)}")
+        return EviScopeError(f"{where}: {plain(first['msg'], 200)}")
+    field = ".".join(str(p) for p in loc)
+    detail = first["msg"] if first["type"] == "missing" else f"{first['msg']}, got {brief(first['input'])}"
+    hint = ""
+    if isinstance(item, Mapping) and "evaluator" not in item and "action" in item:
+        hint = "; this looks like an EviScope prediction (SPEC §3): score it with `eviscope score`"
+    return EviScopeError(f"{where}: field '{plain(field, 60)}': {plain(detail, 200)}{hint}")
 
 
 def _parse(item: Mapping[str, Any], where: str) -> ForcePrediction:
     try:
-        return ForcePrediction.model_validate(dict(item))
+        return ForcePrediction.model_validate(item)
     except ValidationError as err:
-        first = err.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "(object)"
-        raise EviScopeError(f"{where}: field {field!r}: {first['msg']}") from err
+        raise _parse_error(where, item, err) from None
 
 
-def read_predictions(path: Path) -> list[ForcePrediction]:
-    """Read a JSONL file of ForceBench predictions; a bad line is an error naming file and line."""
-    path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        raise EviScopeError(f"{path}: cannot read predictions ({err.strerror})") from err
+def validate_predictions(
+    predictions: Iterable[ForcePrediction | Mapping[str, Any]], source: str = "predictions"
+) -> list[ForcePrediction]:
+    """Validate SPEC §6 objects (dicts or :class:`ForcePrediction`) one by one, without the join to
+    rows; a bad one is an :class:`EviScopeError` naming its position and field."""
+    if isinstance(predictions, str | bytes | Mapping) or not isinstance(predictions, Iterable):
+        raise EviScopeError(
+            f"{source}: expected a list of predictions (one dict per (pair, evaluator)), "
+            f"got {type(predictions).__name__}"
+        )
+    return [
+        item if isinstance(item, ForcePrediction) else _parse(item, f"{source} prediction {index + 1}")
+        for index, item in enumerate(predictions)
+    ]
+
+
+def read_predictions(path: str | Path, source: str | None = None) -> list[ForcePrediction]:
+    """Read a JSONL file of ForceBench predictions, streamed line by line; a bad line is an error
+    naming the file (``source``, default: the path) and line, ``<file>:<line>``."""
+    source = source or plain(str(path), None)
+    validate = ForcePrediction.__pydantic_validator__.validate_json
     predictions = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise EviScopeError(f"{path}:{number}: not a JSON object ({err.msg})") from err
-        if not isinstance(item, dict):
-            raise EviScopeError(f"{path}:{number}: not a JSON object")
-        predictions.append(_parse(item, f"{path}:{number}"))
+    with closing(jsonl_lines(path, source)) as lines:
+        for number, line in lines:
+            try:
+                predictions.append(validate(line))
+            except ValidationError as err:
+                first = err.errors(include_url=False)[0]
+                if first["type"] == "json_invalid":
+                    raise json_line_error(f"{source}:{number}", line, first["msg"]) from None
+                raise _parse_error(f"{source}:{number}", pydantic_core.from_json(line), err) from None
     return predictions

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from eviscope.errors import EviScopeError
+from eviscope.errors import EviScopeError, plain
 from eviscope.forcebench.plots import axis_heatmap, mvr_fs_plane
 from eviscope.forcebench.scoring import read_predictions, score_units, units_from_predictions
 from eviscope.predictions import load_predictions
@@ -74,19 +74,19 @@ def check_system_name(name: str | None) -> str:
 
 
 def _read_upload(path: Path) -> bytes:
-    size = path.stat().st_size
-    if size > MAX_BYTES:
-        raise EviScopeError(
-            f"{path.name}: {size / 2**20:.1f} MiB is over the {MAX_BYTES // 2**20} MiB limit for a submission"
-        )
-    data = path.read_bytes()
-    if not data.strip():
-        raise EviScopeError(f"{path.name}: the file is empty; upload one JSON object per line")
+    """The uploaded bytes (for the submission id), refused unread when over :data:`MAX_BYTES`.
+
+    Everything about their content (encoding, JSON, fields, ids) is the library's to judge."""
+    name = plain(path.name, 100)
     try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise EviScopeError(f"{path.name}: not UTF-8 text (byte {err.start}); upload a JSONL file") from None
-    return data
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise EviScopeError(
+                f"{name}: {size / 2**20:.1f} MiB is over the {MAX_BYTES // 2**20} MiB limit for a submission"
+            )
+        return path.read_bytes()
+    except OSError as err:
+        raise EviScopeError(f"{name}: cannot read the upload: {err.strerror or err}") from None
 
 
 def score_submission(
@@ -97,14 +97,15 @@ def score_submission(
     system = check_system_name(system)
     path = Path(upload)
     data = _read_upload(path)
+    name = plain(path.name, 100)
     scores = None
     try:
         if is_forcebench(config):
-            preds = read_predictions(path)
-            result = score_units(units_from_predictions(rows, preds))
+            preds = read_predictions(path, source=name)
+            result = score_units(units_from_predictions(rows, preds, source=name))
             kept = [p.model_dump(exclude_none=True) for p in preds]
         else:
-            preds = load_predictions(path, rows, source=path.name)
+            preds = load_predictions(path, rows, source=name)
             scores = score_predictions(rows, preds)
             result = scores.to_dict()
             kept = [p.model_dump(exclude_none=True) for p in preds]
