@@ -14,6 +14,7 @@ False
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,7 +195,7 @@ def row_vectors(rows: Sequence[Mapping[str, Any]], preds: Sequence[Prediction]) 
 
     ok_answer = np.zeros(n, dtype=bool)
     ok_source = np.zeros(n, dtype=bool)
-    counts = np.zeros((n, 6), dtype=np.int64)  # citations, unsupported, quotes, matching, gold, matched
+    counts = np.zeros((n, 6), dtype=np.int32)  # citations, unsupported, quotes, matching, gold, matched
     usage = np.zeros((n, len(_USAGE_FIELDS)), dtype=np.float64)
     for i, (row, pred) in enumerate(zip(rows, preds, strict=True)):
         citations = pred.citations or ()
@@ -237,18 +238,18 @@ def row_vectors(rows: Sequence[Mapping[str, Any]], preds: Sequence[Prediction]) 
 
 def quartet_vectors(v: RowVectors) -> QuartetVectors:
     """Group rows into quartets; every quartet must have exactly one row of each variant."""
-    slots: dict[str, list[int]] = {}
-    for i, (quartet, code) in enumerate(zip(v.quartet_ids, v.variant.tolist(), strict=True)):
-        row_slots = slots.setdefault(quartet, [-1] * len(VARIANTS))
-        if row_slots[code] != -1:
-            raise EviScopeError(
-                f"quartet {quartet} has two {VARIANTS[code]} rows ({v.ids[row_slots[code]]}, {v.ids[i]})"
-            )
-        row_slots[code] = i
-    row_index = np.array(list(slots.values()), dtype=np.int64).reshape(len(slots), len(VARIANTS))
+    number: dict[str, int] = {}  # quartet id -> quartet number, in order of first appearance
+    quartet = np.fromiter(
+        (number.setdefault(q, len(number)) for q in v.quartet_ids), dtype=np.int64, count=len(v.ids)
+    )
+    slot = quartet * len(VARIANTS) + v.variant
+    if np.bincount(slot, minlength=1).max(initial=0) > 1:
+        _name_duplicate(v)
+    row_index = np.full((len(number), len(VARIANTS)), -1, dtype=np.int64)
+    row_index.reshape(-1)[slot] = np.arange(len(v.ids))
+    quartet_ids = list(number)
     incomplete = np.flatnonzero((row_index == -1).any(axis=1))
     if incomplete.size:
-        quartet_ids = list(slots)
         named = ", ".join(
             f"{quartet_ids[q]} (no {'/'.join(VARIANTS[c] for c in np.flatnonzero(row_index[q] == -1))})"
             for q in incomplete[:5]
@@ -257,7 +258,19 @@ def quartet_vectors(v: RowVectors) -> QuartetVectors:
         raise EviScopeError(
             f"{incomplete.size} incomplete quartets: {named}{more}; quartet metrics need all four rows"
         )
-    return QuartetVectors(quartet_ids=list(slots), row_index=row_index, success=v.success[row_index])
+    return QuartetVectors(quartet_ids=quartet_ids, row_index=row_index, success=v.success[row_index])
+
+
+def _name_duplicate(v: RowVectors) -> None:
+    """Raise the error naming the first row whose quartet already has a row of its variant."""
+    seen: dict[tuple[str, int], int] = {}
+    for i, key in enumerate(zip(v.quartet_ids, v.variant.tolist(), strict=True)):
+        if key in seen:
+            quartet, code = key
+            raise EviScopeError(
+                f"quartet {quartet} has two {VARIANTS[code]} rows ({v.ids[seen[key]]}, {v.ids[i]})"
+            )
+        seen[key] = i
 
 
 # --- Metrics --------------------------------------------------------------------------------------
@@ -269,6 +282,12 @@ def _ratio(num: float, den: float) -> float:
 
 def _f1(p: float, r: float) -> float:
     return _ratio(2 * p * r, p + r)
+
+
+def _total(values: np.ndarray) -> float:
+    """The correctly rounded sum of ``values``, the same whatever the order of the rows (a plain
+    floating-point sum of latencies or costs rounds differently when the rows come in another order)."""
+    return math.fsum(values.tolist())
 
 
 def row_metrics(v: RowVectors, mask: np.ndarray | None = None) -> dict[str, float]:
@@ -313,10 +332,11 @@ def row_metrics(v: RowVectors, mask: np.ndarray | None = None) -> dict[str, floa
     if not_answerable.any():
         out["hallucination_rate"] = float((v.action[not_answerable] == ANSWER).mean())
     if mask.any():
+        n = int(mask.sum())
         out["joint_success"] = float(v.success[mask].mean())
         for name in ("prompt_tokens", "completion_tokens", "calls", "latency_s"):
-            out[f"avg_{name}"] = float(v.usage[name][mask].mean())
-        out["total_cost_usd"] = float(v.usage["cost_usd"][mask].sum())
+            out[f"avg_{name}"] = _total(v.usage[name][mask]) / n
+        out["total_cost_usd"] = _total(v.usage["cost_usd"][mask])
         # With no calls recorded (no usage given) the utility is the joint success itself.
         calls = out["avg_calls"]
         out["utility_per_call"] = out["joint_success"] / calls if calls else out["joint_success"]
