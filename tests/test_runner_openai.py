@@ -66,8 +66,8 @@ def test_a_server_that_stays_down_stops_the_run_and_a_rerun_resumes(built_datase
 
 def test_a_client_error_is_kept_as_an_unparsable_row_not_retried(built_dataset, tmp_path):
     with chat_server(lambda body, seen: (400, 0.0, "")) as server:
-        assert _run(built_dataset, tmp_path, server["url"], "--limit", "2", "--max-retries", "0") == 0
-    assert len(server["bodies"]) == 2
+        assert _run(built_dataset, tmp_path, server["url"], "--limit", "2", "--max-retries", "2") == 0
+    assert len(server["bodies"]) == 2  # an error reply is final: neither retried nor re-asked
     preds = read_jsonl(tmp_path / "predictions.jsonl")
     assert [p["action"] for p in preds] == [None, None]
     record = read_jsonl(tmp_path / "records.jsonl")[0]

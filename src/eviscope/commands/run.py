@@ -3,12 +3,15 @@
 Writes into ``--out``: ``records.jsonl`` (the append-only journal: one line per finished row, with
 its raw reply, parse outcome and usage), ``manifest.json``, and, once every row is done,
 ``predictions.jsonl`` (SPEC §3, or SPEC §6 for ForceBench) for ``eviscope score`` or ``eviscope
-forcebench score``. Rerunning the same command resumes an interrupted run.
+forcebench score``. Rerunning the same command resumes an interrupted run: one killed at any point,
+or stopped by an unavailable server, a full disk or a read-only folder (reported as a one-line error
+naming the path or row, with the journal kept as it was).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -30,7 +33,7 @@ from eviscope.runner.backends import BACKENDS
 from eviscope.runner.backends.base import Backend, BackendInfo, SamplingConfig
 from eviscope.runner.execute import RunSettings, run_rows
 from eviscope.runner.policies import POLICIES
-from eviscope.runner.store import Journal, journal_path, read_records, write_atomic
+from eviscope.runner.store import Journal, journal_path, os_errors, read_records, write_atomic
 from eviscope.runner.tasks import EviScopeTask, ForceBenchTask, Task
 
 FORCEBENCH = "forcebench"
@@ -207,7 +210,8 @@ def run(args: argparse.Namespace) -> int:
     task = _task(args)
     rows, context = _rows(args)
     out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
+    with os_errors(out, "create", hint="use another --out"):
+        out.mkdir(parents=True, exist_ok=True)
     sampling = SamplingConfig(
         max_tokens=args.max_tokens, seed=args.seed, generation_config=args.generation_config
     )
@@ -253,23 +257,52 @@ def run(args: argparse.Namespace) -> int:
         console.print(
             f"{len(rows) - len(pending)} of {len(rows)} rows already done in {out}/; running {len(pending)}"
         )
-        write_state = dict(status="running", previous=previous, sessions=sessions)
+        # a session killed before it ends stays in the manifest with finished_at null
+        session = {"started_at": started, "finished_at": None, "rows_run": len(pending),
+                   "data_parallel_size": args.data_parallel_size}  # fmt: skip
+        write_state = dict(status="running", previous=previous, sessions=[*sessions, session])
         _write(out, ident, task, rows, info, settings, args, **write_state)
-        if args.data_parallel_size > 1:
-            info, calls = _run_data_parallel(args, out, console)
-        else:
-            backend = make_backend(args, sampling, dtype)
-            with _progress(console) as progress:
-                bar = progress.add_task("rows", total=len(pending))
-                run_rows(task, pending, backend, Journal(journal_path(out)), settings,
-                         lambda n: progress.advance(bar, n))  # fmt: skip
-            info, calls = backend.info(), backend.engine_calls
-        sessions.append({"started_at": started, "finished_at": manifests.now(), "rows_run": len(pending),
-                         "engine_calls": calls, "data_parallel_size": args.data_parallel_size})  # fmt: skip
+        backend = None
+        try:
+            if args.data_parallel_size > 1:
+                info, calls = _run_data_parallel(args, out, console)
+            else:
+                backend = make_backend(args, sampling, dtype)
+                # the backend's details too, in case this session is killed before it ends
+                _write(out, ident, task, rows, backend.info(), settings, args, **write_state)
+                with _progress(console) as progress:
+                    bar = progress.add_task("rows", total=len(pending))
+                    run_rows(task, pending, backend, Journal(journal_path(out)), settings,
+                             lambda n: progress.advance(bar, n))  # fmt: skip
+                info, calls = backend.info(), backend.engine_calls
+        except (EviScopeError, KeyboardInterrupt) as err:
+            if backend is not None:
+                info, session["engine_calls"] = backend.info(), backend.engine_calls
+            session.update(finished_at=manifests.now(), error=str(err) or type(err).__name__)
+            with contextlib.suppress(EviScopeError):  # the error being raised is the one to report
+                _write(out, ident, task, rows, info, settings, args, previous=previous,
+                       sessions=[*sessions, session])  # fmt: skip
+            raise
+        session.update(finished_at=manifests.now(), engine_calls=calls)
+        sessions.append(session)
     elif previous is not None:
-        info = BackendInfo(**{k: previous.get(k) for k in ("backend", "model", "dtype")})
+        info = _previous_info(previous)
     manifest = _write(out, ident, task, rows, info, settings, args, previous=previous, sessions=sessions)
     return _finish(out, task, rows, manifest, console)
+
+
+def _previous_info(previous: dict[str, Any]) -> BackendInfo:
+    """The backend details an earlier session recorded (when nothing is left to run)."""
+    return BackendInfo(
+        backend=previous.get("backend") or "",
+        model=previous.get("model") or "",
+        revision=previous.get("resolved_revision"),
+        dtype=previous.get("dtype"),
+        tensor_parallel_size=previous.get("tensor_parallel_size"),
+        structured_output=previous.get("structured_output") or "none",
+        sampling=previous.get("sampling") or {},
+        extra=previous.get("backend_details") or {},
+    )
 
 
 def _write(

@@ -3,8 +3,10 @@
 A batch's requests go to the backend in one call. Replies that cannot be parsed are asked again,
 all in one further call, with the unreadable reply and :data:`~eviscope.runner.parsing.RETRY_INSTRUCTION`
 appended, at most ``max_retries`` times; what is still unreadable is kept as unparsed (``action:
-null``). Finished rows are journaled (fsync) before the next batch. Requests whose server stayed
-unavailable are not journaled: the run stops with an error, and rerunning resumes them.
+null``). A reply that came back as an error (e.g. an HTTP 400) is final: it is not asked again.
+Finished rows are journaled (fsync) before the next batch. Requests whose server stayed unavailable
+are not journaled: the run stops with a one-line error naming the first such row and its error, and
+rerunning resumes them.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from eviscope.errors import EviScopeError
+from eviscope.errors import EviScopeError, plain
 from eviscope.runner.accounting import PriceTable, row_usage
 from eviscope.runner.backends.base import Backend, ChatRequest, Completion
 from eviscope.runner.parsing import RETRY_INSTRUCTION
@@ -50,7 +52,7 @@ def generate(
             made[request.key].append(completion)
             parsed = None if completion.error else task.parse(completion.text)
             part = Part(parsed, completion.text, attempt + 1, completion.error)
-            if parsed is None and not completion.retryable and attempt < max_retries:
+            if parsed is None and completion.error is None and attempt < max_retries:
                 again.append(_retry(request, completion.text))
                 continue
             parts[request.key] = part
@@ -76,7 +78,7 @@ def run_rows(
         finished, unavailable = [], []
         for row in batch:
             outcomes = [results[r.key] for r in requests[row["id"]]]
-            failed = [part.error for part, made in outcomes if made[-1].retryable]
+            failed = [(row["id"], part.error) for part, made in outcomes if made[-1].retryable]
             if failed:
                 unavailable.extend(failed)
                 continue
@@ -93,8 +95,10 @@ def run_rows(
         done += len(finished)
         advance(len(finished))
         if unavailable:
+            row_id, error = unavailable[0]
             raise EviScopeError(
-                f"{len(unavailable)} requests failed after every retry ({unavailable[0]}); "
+                f"{len(unavailable)} requests failed after every retry (first: row {plain(row_id)}: "
+                f"{plain(str(error), 300)}); "
                 f"{done} finished rows of this session are saved in {journal.path}: "
                 "rerun the same command to resume"
             )

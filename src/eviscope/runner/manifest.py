@@ -1,8 +1,10 @@
 """``manifest.json``: what a run was, enough to reproduce it and to refuse mixing two runs in one folder.
 
-Written when a session starts (``status: running``) and again when it ends (``complete``, or
-``incomplete`` when rows are left), atomically each time. Parse failures, retries and usage are
-counted from the journal, so they stay right across kills and resumes.
+Written when a session starts (``status: running``, its session listed with ``finished_at: null``,
+which a killed session keeps), again once its backend is up (with the backend's details), and when
+it ends (``complete``, or ``incomplete`` when rows are left; a session stopped by an error records
+it), atomically each time. Parse failures, retries and usage are counted from the journal, so they
+stay right across kills and resumes.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from eviscope.runner.backends.base import BackendInfo, SamplingConfig
 from eviscope.runner.parsing import PARSER_VERSION, RETRY_INSTRUCTION
 from eviscope.runner.policies import text_sha256
 from eviscope.runner.schemas import schema_hash
-from eviscope.runner.store import write_atomic
+from eviscope.runner.store import os_error, write_atomic
 from eviscope.runner.tasks import Task
 
 MANIFEST = "manifest.json"
@@ -93,10 +95,14 @@ def identity(
 
 def read_manifest(out_dir: Path) -> dict[str, Any] | None:
     path = out_dir / MANIFEST
-    if not path.exists():
-        return None
     try:
-        return json.loads(path.read_text("utf-8"))
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise os_error(path, err, "read", hint="") from None
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as err:
         raise EviScopeError(f"{path}: not valid JSON ({err.msg}); move it away to start over") from None
 

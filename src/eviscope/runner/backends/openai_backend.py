@@ -1,21 +1,26 @@
 """An OpenAI-compatible chat completions client (vllm serve, Ollama, llama.cpp server, hosted APIs).
 
 Requests of a batch run concurrently, at most ``concurrency`` at a time, each with a timeout. A 429,
-a 5xx, a timeout or a dropped connection is retried with exponential backoff (honouring a numeric
-``Retry-After``, capped) up to ``max_retries`` times; every HTTP call counts in the row's ``calls``.
-Another 4xx is final for that request (kept as an unparsable reply); a request still failing after
-its retries is ``retryable``, which stops the run so that a later rerun resumes it. Structured output
-is ``response_format: {"type": "json_schema", ...}``.
+a 5xx, a timeout, a dropped or reset connection, or a 200 whose body is not a JSON object is retried
+with exponential backoff (honouring ``Retry-After``, in seconds or as an HTTP date, capped at
+``max_backoff_s``) up to ``max_retries`` times, so one request makes at most ``max_retries + 1`` HTTP
+calls; every HTTP call counts in the row's ``calls``. Another 4xx is final for that request (kept as
+an unparsable reply); a request still failing after its retries is ``retryable``, which stops the
+run so that a later rerun resumes it. Structured output is ``response_format: {"type":
+"json_schema", ...}``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
 
-from eviscope.errors import EviScopeError
+from eviscope.errors import EviScopeError, plain
 from eviscope.runner.backends.base import (
     BackendInfo,
     ChatRequest,
@@ -61,6 +66,8 @@ class OpenAIBackend:
         self.structured_output = structured_output
         self.engine_calls = 0
         self.transport_retries = 0
+        self.most_retries = 0
+        """The most HTTP retries made for any one request (at most ``max_retries``)."""
 
     def info(self) -> BackendInfo:
         return BackendInfo(
@@ -79,6 +86,7 @@ class OpenAIBackend:
                 "http_max_retries": self.max_retries,
                 "backoff_s": self.backoff_s,
                 "http_retries_made": self.transport_retries,
+                "http_most_retries_of_a_request": self.most_retries,
                 "httpx_version": package_version("httpx"),
             },
         )
@@ -112,12 +120,12 @@ class OpenAIBackend:
             return list(await asyncio.gather(*(self._one(client, gate, r) for r in requests)))
 
     def _delay(self, attempt: int, retry_after: str | None) -> float:
-        if retry_after is not None:
-            try:
-                return min(self.max_backoff_s, max(0.0, float(retry_after)))
-            except ValueError:
-                pass
-        return min(self.max_backoff_s, self.backoff_s * 2**attempt) * random.uniform(0.5, 1.0)
+        """Seconds to wait before retry ``attempt + 1``: ``Retry-After`` when the server sent a
+        readable one, else exponential backoff with jitter; at most ``max_backoff_s`` either way."""
+        wait = retry_after_seconds(retry_after)
+        if wait is None:
+            wait = self.backoff_s * 2**attempt * random.uniform(0.5, 1.0)
+        return min(self.max_backoff_s, wait)
 
     async def _one(self, client: Any, gate: asyncio.Semaphore, request: ChatRequest) -> Completion:
         httpx = self._httpx
@@ -129,20 +137,27 @@ class OpenAIBackend:
             for attempt in range(self.max_retries + 1):
                 if attempt:
                     self.transport_retries += 1
+                    self.most_retries = max(self.most_retries, attempt)
                 calls += 1
                 self.engine_calls += 1
                 retry_after = None
                 try:
                     response = await client.post("/chat/completions", json=body)
-                except (httpx.TimeoutException, httpx.TransportError) as err:
+                except httpx.RequestError as err:  # timeouts, refused, reset or dropped connections
                     error = f"{type(err).__name__} from {self.base_url}"
                 else:
                     if response.status_code == 200:
-                        return _completion(response.json(), calls, time.perf_counter() - start)
-                    error = f"HTTP {response.status_code} from {self.base_url}: {response.text[:200]}"
-                    if response.status_code not in RETRY_STATUSES:
-                        return Completion("", calls=calls, latency_s=time.perf_counter() - start, error=error)
-                    retry_after = response.headers.get("retry-after")
+                        payload = _json_object(response)
+                        if payload is not None:
+                            return _completion(payload, calls, time.perf_counter() - start)
+                        error = f"HTTP 200 from {self.base_url} with a body that is not a JSON object: "
+                        error += _snippet(response)
+                    else:
+                        error = f"HTTP {response.status_code} from {self.base_url}: {_snippet(response)}"
+                        if response.status_code not in RETRY_STATUSES:
+                            latency = time.perf_counter() - start
+                            return Completion("", calls=calls, latency_s=latency, error=error)
+                        retry_after = response.headers.get("retry-after")
                 if attempt < self.max_retries:
                     await asyncio.sleep(self._delay(attempt, retry_after))
             return Completion(
@@ -150,16 +165,55 @@ class OpenAIBackend:
             )
 
 
+def retry_after_seconds(value: str | None) -> float | None:
+    """A ``Retry-After`` header in seconds (never negative), from a number or an HTTP date; None
+    when absent or unreadable."""
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        seconds = (when - datetime.now(UTC)).total_seconds()
+    return max(0.0, seconds) if seconds == seconds else None  # NaN is unreadable
+
+
+def _snippet(response: Any) -> str:
+    """The start of a response body, as one printable line (for error messages)."""
+    return plain(response.text, 200)
+
+
+def _json_object(response: Any) -> dict[str, Any] | None:
+    """The body as a JSON object, or None when it is not one (a truncated or garbled body)."""
+    try:
+        payload = response.json()
+    except ValueError:  # not JSON, or not decodable text
+        return None
+    return payload if isinstance(payload, dict) else None
+
+
+def _tokens(usage: Any, key: str) -> int:
+    try:
+        return int(usage.get(key) or 0) if isinstance(usage, dict) else 0
+    except (TypeError, ValueError):
+        return 0
+
+
 def _completion(payload: dict[str, Any], calls: int, latency_s: float) -> Completion:
-    usage = payload.get("usage") or {}
+    usage = payload.get("usage")
     try:
         text = payload["choices"][0]["message"].get("content") or ""
     except (KeyError, IndexError, TypeError, AttributeError):
         return Completion("", calls=calls, latency_s=latency_s, error="response without choices[0].message")
     return Completion(
-        text=text,
-        prompt_tokens=int(usage.get("prompt_tokens") or 0),
-        completion_tokens=int(usage.get("completion_tokens") or 0),
+        text=text if isinstance(text, str) else json.dumps(text),
+        prompt_tokens=_tokens(usage, "prompt_tokens"),
+        completion_tokens=_tokens(usage, "completion_tokens"),
         latency_s=latency_s,
         calls=calls,
     )

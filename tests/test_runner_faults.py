@@ -1,0 +1,295 @@
+"""The runner under faults: SIGKILL at 10 moments, a flaky or failing HTTP server, a full disk and a
+read-only run folder. The kill trials and the HTTP fault injection are benchmarks/runner_faults.py's
+own functions (the numbers the README quotes); no speed is asserted, only that a ``Retry-After: 1``
+was waited for."""
+
+from __future__ import annotations
+
+import builtins
+import errno
+import importlib.util
+import io
+import json
+import os
+import stat
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from runner_fixtures import chat_server, read_jsonl
+
+from eviscope.cli import main
+from eviscope.errors import EviScopeError
+from eviscope.runner.backends.openai_backend import retry_after_seconds
+from eviscope.runner.store import Journal, read_records, write_atomic
+
+BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "runner_faults.py"
+
+
+def _benchmark():
+    spec = importlib.util.spec_from_file_location("runner_faults", BENCHMARK)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+faults = _benchmark()
+
+
+def _argv(dataset, out, url, *extra):
+    return ["run", "--backend", "openai", "--model", "m", "--base-url", url, "--dataset", str(dataset),
+            "--out", str(out), "--backoff", "0.01", *map(str, extra)]  # fmt: skip
+
+
+def _one_line_error(capsys) -> str:
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines and lines[-1].startswith("eviscope run: error: ")
+    assert "Traceback" not in "\n".join(lines)
+    return lines[-1]
+
+
+# ----------------------------------------------------------------------------------------------
+# kill trials and HTTP faults (benchmarks/runner_faults.py)
+
+
+def test_ten_sigkills_then_resume_lose_and_duplicate_no_row(built_dataset, tmp_path):
+    report = faults.kill_trials(built_dataset, tmp_path, seed=0)
+    assert report["problems"] == []
+    assert report["kills"] == 10 and report["lost"] == 0 and report["duplicated"] == 0
+    assert report["changed_duplicates"] == 0
+    moments = Counter(t["moment"] for t in report["trials"])
+    assert set(moments) == {
+        "startup",
+        "first-batch",
+        "request",
+        "journal",
+        "final-manifest",
+        "predictions",
+        "none",
+    }
+    assert report["torn"] == moments["journal"] >= 2  # every cut journal write left a torn line
+    assert report["trials"][-1]["exit"] == 0 and report["trials"][-1]["journaled"] == report["rows"] == 160
+
+
+def test_http_faults_are_retried_within_the_bound_and_an_outage_resumes(built_dataset, tmp_path):
+    report = faults.http_faults(built_dataset, tmp_path, seed=0, bound=3)
+    assert report["problems"] == []
+    assert set(report["faults"]) == set(faults.StubServer.FAULTS)
+    assert report["injected"] == report["retries"] == report["client_retries"] > 0
+    assert report["most_retries"] <= report["bound"] == 3
+    assert report["retry_after_waits"] and min(report["retry_after_waits"]) >= 0.9  # Retry-After: 1
+    outage = report["outage"]
+    assert outage["exit"] == 2 and outage["kept"] == 40 and outage["rerun_requests"] == 120
+    assert "HTTP 503" in outage["message"] and "rerun the same command to resume" in outage["message"]
+
+
+def test_a_server_that_always_fails_stops_with_one_line_naming_status_and_row(
+    built_dataset, tmp_path, capsys
+):
+    with chat_server(lambda body, seen: (500, 0.0, "")) as server:
+        code = main(_argv(built_dataset, tmp_path, server["url"], "--limit", "2", "--http-retries", "2"))
+    assert code == 2
+    message = _one_line_error(capsys)
+    assert "2 requests failed after every retry (first: row q01-sufficient: HTTP 500 from " in message
+    assert len(server["bodies"]) == 2 * 3  # one try and 2 retries each, never more
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["status"] == "incomplete" and manifest["sessions"][-1]["error"] in message
+    assert manifest["backend_details"]["http_most_retries_of_a_request"] == 2
+
+
+def test_retry_after_in_seconds_or_as_an_http_date():
+    assert retry_after_seconds("3") == 3.0 and retry_after_seconds("0") == 0.0
+    assert retry_after_seconds("-5") == 0.0
+    assert retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0  # in the past
+    assert 3000 < retry_after_seconds("Fri, 01 Jan 2100 00:00:00 GMT") < 1e10
+    assert retry_after_seconds("soon") is None and retry_after_seconds("nan") is None
+    assert retry_after_seconds(None) is None
+    backend = _backend()
+    assert backend._delay(0, "1000") == 60.0  # capped at max_backoff_s
+    assert 0.005 <= backend._delay(0, "garbage") <= 0.01  # unreadable: exponential backoff
+
+
+def _backend():
+    from eviscope.runner.backends.base import SamplingConfig
+    from eviscope.runner.backends.openai_backend import OpenAIBackend
+
+    return OpenAIBackend("m", SamplingConfig(), base_url="http://127.0.0.1:9/v1", backoff_s=0.01)
+
+
+# ----------------------------------------------------------------------------------------------
+# a full disk, a read-only folder
+
+
+def test_full_disk_for_the_manifest_and_predictions_is_one_line_and_keeps_the_journal(
+    built_dataset, tmp_path, capsys
+):
+    out = tmp_path / "run"
+    with chat_server() as server:
+        argv = _argv(built_dataset, out, server["url"], "--limit", "4")
+        out.mkdir()
+        (out / ".manifest.json.tmp").symlink_to("/dev/full")  # writes fail with ENOSPC
+        assert main(argv) == 2
+        message = _one_line_error(capsys)
+        assert f"cannot write {out / 'manifest.json'}: No space left on device (ENOSPC)" in message
+        assert not (out / ".manifest.json.tmp").exists()  # the temporary file is cleaned up
+        assert main(argv) == 0  # space is back
+        journal = (out / "records.jsonl").read_bytes()
+        (out / "predictions.jsonl").unlink()
+        (out / ".predictions.jsonl.tmp").symlink_to("/dev/full")
+        capsys.readouterr()
+        assert main(argv) == 2
+        assert f"cannot write {out / 'predictions.jsonl'}: No space left on device" in _one_line_error(capsys)
+        assert (out / "records.jsonl").read_bytes() == journal
+        assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
+        assert main(argv) == 0
+    assert [p["id"] for p in read_jsonl(out / "predictions.jsonl")] == [
+        r["id"] for r in read_jsonl(out / "records.jsonl")
+    ]
+
+
+def test_disk_full_during_a_journal_write_cuts_it_back_and_a_rerun_resumes(
+    built_dataset, tmp_path, capsys, monkeypatch
+):
+    out = tmp_path / "run"
+    journal = out / "records.jsonl"
+    real_write = os.write
+    room = {"bytes": 3000}  # the disk fills up a few rows in, in the middle of a batch's write
+
+    def write(fd, data):
+        if not _is(fd, journal):
+            return real_write(fd, data)
+        if room["bytes"] <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        written = real_write(fd, bytes(data[: room["bytes"]]))
+        room["bytes"] -= written
+        return written
+
+    monkeypatch.setattr(os, "write", write)
+    with chat_server() as server:
+        argv = _argv(built_dataset, out, server["url"], "--limit", "24", "--batch-size", "4")
+        assert main(argv) == 2
+        message = _one_line_error(capsys)
+        assert (
+            f"cannot write {journal}: No space left on device (ENOSPC); what was journaled before is kept"
+            in message
+        )
+        kept = journal.read_bytes()
+        assert kept.endswith(b"\n") and len(kept) <= 3000  # the part written of the failed batch is cut off
+        done = [r["id"] for r in read_jsonl(journal)]
+        assert 0 < len(done) < 24 and len(done) % 4 == 0  # whole batches only
+        manifest = json.loads((out / "manifest.json").read_text())
+        assert manifest["status"] == "incomplete" and manifest["rows"]["done"] == len(done)
+        monkeypatch.setattr(os, "write", real_write)
+        server["bodies"].clear()
+        assert main(argv) == 0
+    assert len(server["bodies"]) == 24 - len(done)
+    ids = [r["id"] for r in read_jsonl(journal)]
+    assert ids[: len(done)] == done and len(ids) == len(set(ids)) == 24
+
+
+def _is(fd, path):
+    try:
+        here, there = os.fstat(fd), os.stat(path)
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
+def _read_only(monkeypatch, folder: Path) -> str:
+    """Make ``folder`` read-only, and return the OS reason the error must name: by its mode where
+    that binds (the caller restores it), else (as root, which ignores modes) by refusing every write
+    into it with EROFS, as a read-only mount does."""
+    folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    probe = folder / ".probe"
+    try:
+        probe.touch()
+    except PermissionError:
+        return "Permission denied (EACCES)"
+    probe.unlink()
+    folder.chmod(0o755)
+    root = str(folder.resolve())
+
+    def inside(path) -> bool:
+        return isinstance(path, str | os.PathLike) and os.path.abspath(os.fspath(path)).startswith(root)
+
+    def refuse(path):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), os.fspath(path))
+
+    real_open, real_os_open, real_replace, real_mkdir = io.open, os.open, os.replace, os.mkdir
+
+    def fake_open(file, mode="r", *args, **kwargs):
+        if inside(file) and set(mode) & set("wax+"):
+            refuse(file)
+        return real_open(file, mode, *args, **kwargs)
+
+    def fake_os_open(path, flags, *args, **kwargs):
+        if inside(path) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC):
+            refuse(path)
+        return real_os_open(path, flags, *args, **kwargs)
+
+    def fake_replace(src, dst, *args, **kwargs):
+        if inside(src) or inside(dst):
+            refuse(dst)
+        return real_replace(src, dst, *args, **kwargs)
+
+    def fake_mkdir(path, *args, **kwargs):
+        if inside(path) and not os.path.exists(path):
+            refuse(path)
+        return real_mkdir(path, *args, **kwargs)
+
+    monkeypatch.setattr(io, "open", fake_open)
+    monkeypatch.setattr(builtins, "open", fake_open)
+    monkeypatch.setattr(os, "open", fake_os_open)
+    monkeypatch.setattr(os, "replace", fake_replace)
+    monkeypatch.setattr(os, "mkdir", fake_mkdir)
+    return "Read-only file system (EROFS)"
+
+
+def test_a_read_only_run_folder_is_one_line_and_keeps_the_journal(
+    built_dataset, tmp_path, capsys, monkeypatch
+):
+    out = tmp_path / "run"
+    with chat_server() as server:
+        assert main(_argv(built_dataset, out, server["url"], "--limit", "4")) == 0
+        before = {p.name: p.read_bytes() for p in out.iterdir()}
+        capsys.readouterr()
+        reason = _read_only(monkeypatch, out)
+        try:
+            assert main(_argv(built_dataset, out, server["url"], "--limit", "8")) == 2
+            message = _one_line_error(capsys)
+            assert f"cannot write {out / 'manifest.json'}: {reason}" in message
+            assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+            missing = tmp_path / "ro" / "new-run"
+            missing.parent.mkdir()
+            reason = _read_only(monkeypatch, missing.parent)
+            assert main(_argv(built_dataset, missing, server["url"], "--limit", "2")) == 2
+            assert f"cannot create {missing}: {reason}; use another --out" in _one_line_error(capsys)
+        finally:
+            monkeypatch.undo()
+            for folder in (out, tmp_path / "ro"):
+                if folder.exists():
+                    folder.chmod(0o755)
+        assert main(_argv(built_dataset, out, server["url"], "--limit", "8")) == 0
+    assert len(read_records(out)) == 8
+
+
+def test_journal_and_atomic_write_errors_name_the_path_and_reason(tmp_path, monkeypatch):
+    journal = Journal(tmp_path / "records.jsonl")
+    journal.append([{"id": "a"}])
+
+    def no_space(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", no_space)  # a delayed-allocation disk fails at fsync
+    with pytest.raises(
+        EviScopeError, match=r"cannot write .*records\.jsonl: No space left on device \(ENOSPC\)"
+    ):
+        journal.append([{"id": "b"}, {"id": "c"}])
+    with pytest.raises(EviScopeError, match=r"cannot write .*out\.json: No space left on device"):
+        write_atomic(tmp_path / "out.json", "{}")
+    monkeypatch.undo()
+    assert (tmp_path / "records.jsonl").read_bytes() == b'{"id": "a"}\n'  # cut back to what it held
+    assert not (tmp_path / ".out.json.tmp").exists() and not (tmp_path / "out.json").exists()
+    (tmp_path / "records.x.jsonl").symlink_to("/dev/full")  # e.g. a device: never read (endless)
+    with pytest.raises(EviScopeError, match=r"records\.x\.jsonl is not a regular file"):
+        read_records(tmp_path)
