@@ -1,15 +1,27 @@
-"""The Space's results store: atomic, exactly-once records across processes; the hub store alike."""
+"""The Space's results store: atomic, exactly-once records across processes; the hub store alike;
+incomplete files left out, unfinished writes swept, failed writes one error line."""
 
 from __future__ import annotations
 
+import errno
+import json
+import logging
 import multiprocessing
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+from filelock import FileLock
 
 from eviscope.errors import EviScopeError
-from eviscope.space.leaderboard import HubResultStore, LocalResultStore, ResultStore
+from eviscope.space.leaderboard import (
+    TEMP_PREFIX,
+    TEMP_SUFFIX,
+    HubResultStore,
+    LocalResultStore,
+    ResultStore,
+)
 
 
 def record(system: str, content: str = "x") -> dict[str, Any]:
@@ -18,6 +30,8 @@ def record(system: str, content: str = "x") -> dict[str, Any]:
         "config": "c",
         "system": system,
         "submitted_at": "2026-01-01T00:00:00",
+        "result": {"joint_success": 0.5},
+        "predictions": [{"id": "q01-sufficient", "action": "answer"}],
     }
 
 
@@ -68,3 +82,122 @@ def test_stores_record_once_refuse_a_taken_name_and_keep_results(kind: str, tmp_
         store.add(record("a", "other content"))
     assert open_store().records("c") == [record("a")]  # a fresh store (a restart) reads it back
     assert open_store().records("other-config") == []
+
+
+def test_incomplete_files_are_left_out_and_unfinished_writes_swept(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What a crash (or a hand edit) can leave: a cut-short file, a file without every field, one
+    under another submission's name, and temporary files; none is a result, none breaks the board."""
+    store = LocalResultStore(tmp_path)
+    assert store.add(record("kept"))
+    folder = tmp_path / "c"
+    full = json.dumps(record("cut")).encode()
+    (folder / "cut-x.json").write_bytes(full[: len(full) // 2])
+    (folder / "fields-x.json").write_text(json.dumps({**record("fields"), "result": None}))
+    (folder / "renamed-x.json").write_text(json.dumps(record("other")))
+    (folder / "list-x.json").write_text("[1, 2]")
+    (folder / "bytes-x.json").write_bytes(b"\xff\xfe")
+    unfinished = folder / f"{TEMP_PREFIX}0123{TEMP_SUFFIX}"
+    unfinished.write_bytes(full[:10])
+    (folder / ".hidden.json").write_text(json.dumps(record("hidden")))
+    with caplog.at_level(logging.WARNING, logger="eviscope.space.leaderboard"):
+        assert [r["system"] for r in store.records("c")] == ["kept"]
+        assert [r["system"] for r in store.records("c")] == ["kept"]
+    assert sum("is not a complete result" in m for m in caplog.messages) == 5  # once per file
+
+    reopened = LocalResultStore(tmp_path)  # a restart sweeps the unfinished write
+    assert not unfinished.exists()
+    assert [r["system"] for r in reopened.records("c")] == ["kept"]
+    assert reopened.add(record("cut")) is True  # the same upload again replaces the cut-short file
+    assert [r["system"] for r in reopened.records("c")] == ["cut", "kept"]
+    assert json.loads((folder / "cut-x.json").read_bytes()) == record("cut")
+
+
+def test_sweep_waits_for_no_writer(tmp_path: Path) -> None:
+    """An unfinished write of a live writer (holding the lock) is not swept."""
+    LocalResultStore(tmp_path).add(record("a"))
+    unfinished = tmp_path / "c" / f"{TEMP_PREFIX}live{TEMP_SUFFIX}"
+    unfinished.write_bytes(b"{")
+    with FileLock(tmp_path / ".lock"):
+        LocalResultStore(tmp_path)
+    assert unfinished.exists()
+    LocalResultStore(tmp_path)
+    assert not unfinished.exists()
+
+
+def test_incomplete_records_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="field 'predictions'"):
+        LocalResultStore(tmp_path).add({**record("a"), "predictions": None})
+    with pytest.raises(ValueError, match="cannot name a file"):
+        LocalResultStore(tmp_path).add({**record("a"), "id": "../escape"})
+    assert not (tmp_path / "c").exists()
+
+
+def _failing(code: int) -> Any:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(code, os.strerror(code), "/secret/server/path")
+
+    return call
+
+
+@pytest.mark.parametrize(
+    ("call", "code", "reason"),
+    [
+        ("open", errno.EROFS, "the results folder is read-only (EROFS)"),
+        ("open", errno.EACCES, "the results folder is not writable (EACCES)"),
+        ("fsync", errno.ENOSPC, "the results disk is full (ENOSPC)"),
+        ("replace", errno.EIO, "input/output error (EIO)"),
+    ],
+)
+def test_a_failed_write_is_one_line_and_records_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, call: str, code: int, reason: str
+) -> None:
+    store = LocalResultStore(tmp_path)
+    store.add(record("a"))
+    before = sorted(p.name for p in (tmp_path / "c").iterdir())
+    real_open = os.open
+    if call == "open":  # only the result's own file: the lock opens as before
+
+        def open_(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+            if str(path).endswith(TEMP_SUFFIX):
+                raise OSError(code, os.strerror(code), str(path))
+            return real_open(path, flags, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", open_)
+    else:
+        monkeypatch.setattr(os, call, _failing(code))
+    with pytest.raises(EviScopeError) as failure:
+        store.add(record("b"))
+    monkeypatch.undo()
+    assert str(failure.value) == (
+        f"could not record the submission: {reason}; nothing was recorded. "
+        "Try again later, or tell the Space's maintainers."
+    )
+    assert sorted(p.name for p in (tmp_path / "c").iterdir()) == before  # no temporary file left
+    assert [r["system"] for r in LocalResultStore(tmp_path).records("c")] == ["a"]
+    assert store.add(record("b")) is True  # and the store works once the disk does
+
+
+def test_a_lock_held_too_long_is_one_line(tmp_path: Path) -> None:
+    store = LocalResultStore(tmp_path, lock_timeout=0.2)
+    with (
+        FileLock(tmp_path / ".lock"),
+        pytest.raises(EviScopeError, match=r"stayed busy .* nothing was recorded"),
+    ):
+        store.add(record("a"))
+    assert store.records("c") == []
+
+
+def test_a_failed_hub_commit_is_one_line(tmp_path: Path) -> None:
+    hub = FakeHub(tmp_path)
+
+    def refuse(path_or_fileobj: bytes, path_in_repo: str, **kwargs: Any) -> None:
+        raise OSError("503 Server Error: Service Unavailable for url: https://huggingface.co/api/x\nmore")
+
+    hub.upload_file = refuse  # type: ignore[method-assign]
+    with pytest.raises(EviScopeError) as failure:
+        HubResultStore("o/r", api=hub).add(record("a"))
+    message = str(failure.value)
+    assert "\n" not in message and "OSError: 503 Server Error" in message
+    assert "submitting the same file again is safe" in message

@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING
 
 from eviscope.errors import EviScopeError
 from eviscope.space.annotation import AnnotationStore
 from eviscope.space.data import RowSource
 from eviscope.space.leaderboard import HubResultStore, LocalResultStore, ResultStore
 from eviscope.space.ui import CSS, build_demo
+
+if TYPE_CHECKING:
+    import gradio as gr
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -46,7 +50,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, *, block: bool = True) -> gr.Blocks:
+    """Serve the Space until interrupted; with ``block=False``, start it in the background and
+    return the running Blocks (``close()`` stops it)."""
     args = parse_args(argv)
     store: ResultStore = (
         HubResultStore(args.results_repo) if args.results_repo else LocalResultStore(args.results)
@@ -58,8 +64,13 @@ def main(argv: list[str] | None = None) -> None:
     except EviScopeError as err:
         raise SystemExit(f"error: {err}") from None
     demo.queue(default_concurrency_limit=1).launch(
-        server_name=args.host, server_port=args.port, css=CSS, show_error=True
+        server_name=args.host,
+        server_port=args.port,
+        css=CSS,
+        show_error=True,
+        prevent_thread_lock=not block,
     )
+    return demo
 
 
 if __name__ == "__main__":

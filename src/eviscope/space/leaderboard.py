@@ -1,25 +1,34 @@
 """The leaderboard: a results store that survives restarts, tables per config, plots, paired comparison.
 
 The store keeps one JSON file per submission, ``<config>/<id>.json``. ``LocalResultStore`` writes
-them into a folder (a temporary file, then ``os.replace``, under a file lock so that concurrent
-submissions, from threads or processes, each land exactly once); ``HubResultStore`` commits them to
-a dataset repo through ``huggingface_hub``. Both behave the same: an upload already recorded is not
-recorded again, and a system name is taken once per config.
+them into a folder (a temporary file, fsynced, then ``os.replace``, under a file lock so that
+concurrent submissions, from threads or processes, each land exactly once); ``HubResultStore``
+commits them to a dataset repo through ``huggingface_hub``. Both behave the same: an upload already
+recorded is not recorded again, and a system name is taken once per config.
+
+A Space killed at any moment leaves a consistent store: a submission's file is either complete or
+absent (temporary files are never listed, and the next start removes them), the lock is an
+``flock`` that dies with its holder, and a file that does not hold a complete record is left out of
+the leaderboard (with a warning) rather than breaking it. A write that fails (read-only folder,
+full disk, a lock held too long) is one :class:`EviScopeError` line, and nothing is recorded.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import logging
 import os
-import tempfile
+import secrets
 import threading
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, suppress
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 from filelock import FileLock
+from filelock import Timeout as FileLockTimeout
 
 from eviscope.errors import EviScopeError
 from eviscope.forcebench.plots import mvr_fs_plane
@@ -31,6 +40,7 @@ from eviscope.space.data import is_forcebench
 from eviscope.space.submissions import scores_of
 
 __all__ = [
+    "LOCK_TIMEOUT_S",
     "HubResultStore",
     "LocalResultStore",
     "ResultStore",
@@ -50,11 +60,69 @@ EVISCOPE_HEADLINE = (
 """Leaderboard columns of an EviScope config: (metric, header)."""
 
 
+LOCK_TIMEOUT_S = 60.0
+"""How long a submission waits for the local store's lock before it is refused as busy."""
+
+TEMP_PREFIX, TEMP_SUFFIX = ".partial-", ".tmp"
+"""A result being written is ``<config>/.partial-*.tmp`` until it is complete; never listed as a result."""
+
+RECORD_FIELDS: dict[str, type] = {
+    "id": str,
+    "config": str,
+    "system": str,
+    "submitted_at": str,
+    "result": dict,
+    "predictions": list,
+}
+"""What every stored record holds (``Submission.record()`` adds the file name)."""
+
+_FAILURES = {
+    errno.EROFS: "the results folder is read-only",
+    errno.EACCES: "the results folder is not writable",
+    errno.EPERM: "the results folder is not writable",
+    errno.ENOSPC: "the results disk is full",
+    errno.EDQUOT: "the results disk quota is exhausted",
+}
+
+log = logging.getLogger(__name__)
+
+
+def _failure(err: OSError) -> str:
+    """What went wrong, in a few words and on one line, without the server's paths."""
+    if isinstance(err, FileLockTimeout):
+        return "the results store stayed busy with other submissions"
+    if err.errno in _FAILURES:
+        return f"{_FAILURES[err.errno]} ({errno.errorcode[err.errno]})"
+    if err.errno:
+        return f"{os.strerror(err.errno).lower()} ({errno.errorcode.get(err.errno, err.errno)})"
+    text = " ".join(str(err).split())[:200]
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+def _check_record(record: Any, name: str | None = None) -> str | None:
+    """Why ``record`` is not a complete result (stored as ``name``), or None when it is one."""
+    if not isinstance(record, dict):
+        return "not a JSON object"
+    for key, kind in RECORD_FIELDS.items():
+        if not isinstance(record.get(key), kind):
+            return f"field {key!r} missing or not a {kind.__name__}"
+    ident = record["id"]
+    if not ident or ident.startswith(".") or "/" in ident or "\\" in ident:
+        return f"id {ident[:40]!r} cannot name a file"
+    if name is not None and name != f"{record['config']}/{ident}.json":
+        return f"holds submission {ident!r} of {record['config']!r}"
+    return None
+
+
 class ResultStore:
     """One JSON file per submission; subclasses say where the files live and how writes are serialized."""
 
+    nothing_recorded = "nothing was recorded"
+    """What a failed write leaves behind, for the submitter's error line."""
+
     def __init__(self) -> None:
         self._cache: dict[str, dict[str, Any]] = {}
+        self._skipped: set[str] = set()
 
     def _exclusive(self) -> AbstractContextManager[Any]:
         raise NotImplementedError
@@ -71,46 +139,106 @@ class ResultStore:
     def add(self, record: Mapping[str, Any]) -> bool:
         """Record a submission; False when this very upload is already recorded.
 
-        A different upload under a system name the config already has is an error.
+        A different upload under a system name the config already has is an error, and so is a
+        store that cannot be written (one line; nothing is recorded).
         """
+        problem = _check_record(dict(record))
+        if problem:
+            raise ValueError(f"not a complete result record: {problem}")
         config, system = record["config"], record["system"]
-        with self._exclusive():
-            for other in self.records(config):
-                if other["id"] == record["id"]:
-                    return False
-                if other["system"] == system:
-                    raise EviScopeError(
-                        f"system name {system!r} already has a result on {config} "
-                        f"(submitted {other['submitted_at']}); choose another name"
-                    )
-            data = json.dumps(record, ensure_ascii=False).encode()
-            self._write(f"{config}/{record['id']}.json", data, f"Add {system} on {config}")
+        try:
+            with self._exclusive():
+                for other in self.records(config):
+                    if other["id"] == record["id"]:
+                        return False
+                    if other["system"] == system:
+                        raise EviScopeError(
+                            f"system name {system!r} already has a result on {config} "
+                            f"(submitted {other['submitted_at']}); choose another name"
+                        )
+                data = json.dumps(record, ensure_ascii=False).encode()
+                self._write(f"{config}/{record['id']}.json", data, f"Add {system} on {config}")
+        except OSError as err:
+            log.error("could not record %s on %s: %r", system, config, err)
+            raise EviScopeError(
+                f"could not record the submission: {_failure(err)}; {self.nothing_recorded}. "
+                "Try again later, or tell the Space's maintainers."
+            ) from None
         return True
 
     def records(self, config: str) -> list[dict[str, Any]]:
-        """Every recorded submission of ``config``, oldest first."""
+        """Every complete recorded submission of ``config``, oldest first.
+
+        A file that does not hold one (cut short, edited by hand, not JSON) is left out, with a
+        warning in the log, and is replaced when the same upload is submitted again.
+        """
         out = []
-        for name in self._list(config):
-            if name not in self._cache:  # files are never rewritten, so a read one stays valid
-                self._cache[name] = json.loads(self._read(name))
-            out.append(self._cache[name])
+        try:
+            for name in self._list(config):
+                if name not in self._cache:  # a complete file is never rewritten, so a read one stays valid
+                    record = self._load(name)
+                    if record is None:
+                        continue
+                    self._cache[name] = record
+                out.append(self._cache[name])
+        except OSError as err:
+            raise EviScopeError(f"could not read the results of {config}: {_failure(err)}") from None
         return sorted(out, key=lambda r: (r["submitted_at"], r["id"]))
+
+    def _load(self, name: str) -> dict[str, Any] | None:
+        try:
+            record = json.loads(self._read(name))
+            problem = _check_record(record, name)
+        except ValueError as err:  # JSONDecodeError and UnicodeDecodeError both are
+            problem = f"not JSON ({' '.join(str(err).split())[:120]})"
+        if problem is None:
+            self._skipped.discard(name)
+            return record
+        if name not in self._skipped:
+            self._skipped.add(name)
+            log.warning("results store: %s is not a complete result, left out: %s", name, problem)
+        return None
 
 
 class LocalResultStore(ResultStore):
-    """Results in a local folder (``--results``); safe for several threads and processes."""
+    """Results in a local folder (``--results``); safe for several threads and processes, and for
+    a process killed at any moment."""
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path, lock_timeout: float = LOCK_TIMEOUT_S) -> None:
         super().__init__()
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
-        self._lock = FileLock(self.folder / ".lock")
+        self._lock = FileLock(self.folder / ".lock", timeout=lock_timeout)
+        self.sweep()
+
+    def sweep(self) -> list[Path]:
+        """Remove the temporary files of writes that were cut short (a killed process); they are
+        never results. Only under the lock, when no write is under way; skipped when the lock is
+        busy or the folder read-only. Returns the files removed."""
+        removed = []
+        try:
+            with self._lock.acquire(timeout=0):
+                for tmp in sorted(self.folder.glob(f"*/{TEMP_PREFIX}*{TEMP_SUFFIX}")):
+                    tmp.unlink(missing_ok=True)
+                    removed.append(tmp)
+        except OSError as err:  # the lock is busy (a Timeout), or the folder cannot be written
+            log.info("results store: left temporary files for later: %r", err)
+        if removed:
+            log.warning("results store: removed %d unfinished writes: %s", len(removed), removed)
+        return removed
 
     def _exclusive(self) -> FileLock:
         return self._lock
 
     def _list(self, config: str) -> list[str]:
-        return sorted(f"{config}/{p.name}" for p in (self.folder / config).glob("*.json"))
+        folder = self.folder / config
+        if not folder.is_dir():
+            return []
+        return sorted(
+            f"{config}/{entry.name}"
+            for entry in os.scandir(folder)
+            if entry.name.endswith(".json") and not entry.name.startswith(".") and entry.is_file()
+        )
 
     def _read(self, name: str) -> bytes:
         return (self.folder / name).read_bytes()
@@ -118,7 +246,9 @@ class LocalResultStore(ResultStore):
     def _write(self, name: str, data: bytes, message: str) -> None:
         target = self.folder / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".tmp")
+        tmp = target.parent / f"{TEMP_PREFIX}{secrets.token_hex(8)}{TEMP_SUFFIX}"
+        # A new file of our own (O_EXCL), readable like any other result (mkstemp's would be 0600).
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
@@ -126,8 +256,25 @@ class LocalResultStore(ResultStore):
                 os.fsync(handle.fileno())
             os.replace(tmp, target)
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+            with suppress(OSError):
+                os.unlink(tmp)
             raise
+        _fsync_folder(target.parent)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a rename durable; best effort (some filesystems cannot sync a folder), as the result is
+    already in place."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 class HubResultStore(ResultStore):
@@ -135,6 +282,8 @@ class HubResultStore(ResultStore):
 
     Writes are serialized within this process; commits of different files never conflict.
     """
+
+    nothing_recorded = "it may not have been recorded, and submitting the same file again is safe"
 
     def __init__(self, repo_id: str, api: Any = None) -> None:
         super().__init__()

@@ -119,15 +119,18 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
         if not upload:
             raise EviScopeError("no file uploaded: choose a predictions JSONL file")
         sub = score_submission(config, system, upload, rows_of(config))
-        recorded = store.add(sub.record())
-        out_dir = Path(tempfile.mkdtemp(dir=plots_dir))
-        with _PLOT_LOCK:
-            markdown, plots = render_report(sub, out_dir)
+        recorded = store.add(sub.record())  # one EviScopeError line, and nothing recorded, if it fails
         status = (
             f"Recorded **{sub.system}** on {config} (submission {sub.id})."
             if recorded
             else f"This file was already recorded for **{sub.system}** on {config} (submission {sub.id})."
         )
+        try:  # the result is recorded: a report that cannot be drawn (a full disk) must not hide that
+            with _PLOT_LOCK:
+                markdown, plots = render_report(sub, Path(tempfile.mkdtemp(dir=plots_dir)))
+        except OSError as err:
+            note = f"{status} The report could not be drawn ({err.strerror or type(err).__name__})."
+            return note, "", []
         return status, markdown, [str(p) for p in plots]
 
     # --- Leaderboard --------------------------------------------------------------------------
@@ -140,12 +143,17 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
         sort_by = sort_by if sort_by in [*columns, "system"] else columns[0]
         table = leaderboard_table(config, records, query or "", sort_by)
         path = plots_dir / f"leaderboard-{config}-{len(records)}.png"
-        with _PLOT_LOCK:
-            plot = mvr_fs_plot(records, path) if is_forcebench(config) else per_variant_plot(records, path)
+        try:  # the table still shows when the plot cannot be written (a full disk)
+            with _PLOT_LOCK:
+                plot = (
+                    mvr_fs_plot(records, path) if is_forcebench(config) else per_variant_plot(records, path)
+                )
+        except OSError:
+            plot = None
         systems = [r["system"] for r in records]
         return (
             table,
-            str(plot),
+            str(plot) if plot else None,
             gr.update(choices=["system", *columns], value=sort_by),
             gr.update(choices=systems, value=systems[0] if systems else None),
             gr.update(choices=systems, value=systems[1] if len(systems) > 1 else None),

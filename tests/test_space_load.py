@@ -1,0 +1,52 @@
+"""Load on the Space: 20 submissions at once (and resends, and clashing names) each land exactly once.
+
+Runs ``benchmarks/space_load.py``'s ``run_load`` (the function the benchmark prints) against the
+app started on 127.0.0.1; no timing is asserted.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+pytest.importorskip("gradio")
+pytest.importorskip("gradio_client")
+
+from space_server import REPO, SpaceServer
+
+CONFIG = "eviscope-v1.1"
+
+
+def benchmark() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("space_load", REPO / "benchmarks" / "space_load.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_twenty_concurrent_submissions_each_land_exactly_once(built_dataset: Path, tmp_path: Path) -> None:
+    load = benchmark()
+    uploads = load.write_uploads(built_dataset, tmp_path, CONFIG)
+    results = tmp_path / "results"
+    server = SpaceServer(built_dataset, results, tmp_path / "space.log")
+    try:
+        report = load.run_load(server.url, uploads, 20, resends=3, clashes=2, config=CONFIG, results=results)
+    finally:
+        server.stop()
+    print(report.table())
+    assert report.sent == 25 and report.systems == 20
+    assert (report.landed, report.duplicated, report.lost, report.errors) == (20, 0, 0, 0), report.table()
+    assert report.count("recorded") == 20
+    # load-01's resends are already recorded; of load-02's three uploads (two of another file) the
+    # first is recorded, and the others are either the same file again or refused as the name is taken
+    assert report.count("already") + report.count("taken") == 5 and report.count("taken") in (1, 2)
+    on_disk = Counter(json.loads(p.read_bytes())["system"] for p in (results / CONFIG).iterdir())
+    assert on_disk == {f"load-{i:02d}": 1 for i in range(1, 21)}  # and no temporary file left
