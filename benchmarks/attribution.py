@@ -13,7 +13,7 @@ attribute`` meets when it attributes a second run of the same config, the usual 
 compares models). Answers are always embedded afresh. Prints the wall times, end to end and of
 generation alone, and their ratios (target: batched ≥ 5× faster).
 
-    python benchmarks/attribution.py [--dataset dataset] [--rows 40] [--max-tokens 64] [--repeats 1]
+    python benchmarks/attribution.py [--dataset dataset] [--rows 40] [--max-tokens 512] [--repeats 1]
 """
 
 from __future__ import annotations
@@ -39,7 +39,13 @@ def main_benchmark() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dataset", default="dataset")
     parser.add_argument("--rows", type=int, default=40, help="rows to attribute (default: 40)")
-    parser.add_argument("--max-tokens", type=int, default=64)
+    parser.add_argument(
+        "--max-tokens",
+        type=int,
+        default=SamplingConfig().max_tokens,
+        help="new tokens per answer (default: %(default)s, the budget `eviscope run` gives, which "
+        "`eviscope attribute` reuses from the run's manifest)",
+    )
     parser.add_argument("--repeats", type=int, default=1, help="m: generations per counterfactual")
     args = parser.parse_args()
     rows = load_rows(DEFAULT_CONFIG, args.dataset)[: args.rows]
