@@ -16,7 +16,9 @@ than ``--timeout``, a reset connection, or a 200 with a truncated JSON body. The
 every fault must cost exactly one retry, and no request may be retried more than ``--http-retries``
 times. Then an outage: the server fails every request after the first 40 with 503; the run must
 stop with a one-line error naming the status and a row, keep the 40 finished rows in the journal,
-and a rerun against the healthy server must ask only for the missing rows.
+give up on the server once ``--http-give-up-after`` (8) requests in a row failed after every retry
+(so the outage costs a bounded number of requests, not a retry cycle for each of the other 120
+rows), and a rerun against the healthy server must ask only for the missing rows.
 
     python benchmarks/runner_faults.py [--dataset dataset] [--seed 0]
 """
@@ -48,6 +50,7 @@ from eviscope.dataset import DEFAULT_CONFIG, DEFAULT_DATASET_DIR
 TRIALS = 10
 BATCH = 8
 CHILD_TIMEOUT_S = 120.0
+GIVE_UP_AFTER = 8  # eviscope run's default --http-give-up-after
 
 # ----------------------------------------------------------------------------------------------
 # A stub OpenAI-compatible server whose every reply is decided by a callback
@@ -448,7 +451,8 @@ def _cli(argv: list[str]) -> tuple[int, str]:
 
 
 def http_faults(dataset: Path, work: Path, *, seed: int = 0, bound: int = 3, timeout_s: float = 1.5,
-                outage_after: int = 40, config: str = DEFAULT_CONFIG) -> dict[str, Any]:  # fmt: skip
+                outage_after: int = 40, concurrency: int = 16,
+                config: str = DEFAULT_CONFIG) -> dict[str, Any]:  # fmt: skip
     """A run against a server injecting faults, then an outage and a resume; the tally."""
     from eviscope.dataset import load_rows
 
@@ -464,7 +468,7 @@ def http_faults(dataset: Path, work: Path, *, seed: int = 0, bound: int = 3, tim
     server = StubServer(decide, timeout_s)
     argv = ["run", "--backend", "openai", "--model", "stub", "--base-url", server.url, "--config", config,
             "--dataset", str(dataset), "--http-retries", str(bound), "--backoff", "0.01",
-            "--timeout", str(timeout_s), "--concurrency", "16"]  # fmt: skip
+            "--timeout", str(timeout_s), "--concurrency", str(concurrency)]  # fmt: skip
     report: dict[str, Any] = {"bound": bound, "problems": []}
     problems = report["problems"]
     with server.serving():
@@ -516,7 +520,7 @@ def http_faults(dataset: Path, work: Path, *, seed: int = 0, bound: int = 3, tim
         records, _ = _journal(out)
         served_ok = {key for key, _, fault, *_ in log if fault is None}
         status = json.loads((out / "manifest.json").read_text())["status"]
-        named = [i for i in ids if f"row {i}:" in message]
+        named = [i for i in ids if f"row {i}:" in message or f"row {i})" in message]
         if outage_code != 2 or not message.startswith("eviscope run: error: ") or "HTTP 503" not in message:
             problems.append(f"the outage gave exit {outage_code} and {message!r}")
         if not named or named[0] in {r["id"] for r in records}:
@@ -526,6 +530,14 @@ def http_faults(dataset: Path, work: Path, *, seed: int = 0, bound: int = 3, tim
         most_outage = max(Counter(key for key, *_ in log).values()) - 1
         if most_outage != bound:
             problems.append(f"under the outage a request was retried {most_outage} times (bound {bound})")
+        failing = len(log) - outage_after
+        # the breaker trips at the GIVE_UP_AFTER-th request failed after every retry; at most
+        # concurrency - 1 others are in flight then, and each stops at its next retry
+        most_failing = (GIVE_UP_AFTER + concurrency - 1) * (bound + 1)
+        if "looks down" not in message or failing > most_failing:
+            problems.append(
+                f"the outage took {failing} failing requests (at most {most_failing}): {message!r}"
+            )
         server.reset()
         server.decide = lambda key, seen, served: None
         code, _ = _cli([*argv, "--out", str(out)])
@@ -536,7 +548,8 @@ def http_faults(dataset: Path, work: Path, *, seed: int = 0, bound: int = 3, tim
         if code != 0 or resumed != len(ids) - len(records) or predictions != ids:
             problems.append(f"the rerun after the outage exited {code} and asked {resumed} requests")
         report["outage"] = {"exit": outage_code, "message": message, "kept": len(records),
-                            "rerun_requests": resumed, "most_retries": most_outage}  # fmt: skip
+                            "failing_requests": failing, "rerun_requests": resumed,
+                            "most_retries": most_outage}  # fmt: skip
     return report
 
 
@@ -587,8 +600,8 @@ def print_report(kills: dict[str, Any], http: dict[str, Any], config: str, seed:
     if waits:
         print(f"Retry-After: 1 honoured: the next try came {min(waits):.2f}-{max(waits):.2f} s later")
     outage = http["outage"]
-    print(f"outage after 40 requests: exit {outage['exit']}, {outage['kept']} rows kept, the rerun asked {outage['rerun_requests']}: "
-          f"{outage['message'][:150]}")  # fmt: skip
+    print(f"outage after 40 requests: exit {outage['exit']}, {outage['kept']} rows kept, {outage['failing_requests']} "
+          f"failing requests before giving up, the rerun asked {outage['rerun_requests']}: {outage['message'][:150]}")  # fmt: skip
     header = ("trials", "kills", "rows lost", "rows duplicated", "HTTP requests", "injected faults",
               "retries", "max retries/request", "bound")  # fmt: skip
     values = (len(kills["trials"]) - 1, kills["kills"], kills["lost"], kills["duplicated"], http["requests"],

@@ -1,7 +1,7 @@
-"""The runner under faults: SIGKILL at 10 moments, a flaky or failing HTTP server, a full disk and a
-read-only run folder. The kill trials and the HTTP fault injection are benchmarks/runner_faults.py's
-own functions (the numbers the README quotes); no speed is asserted, only that a ``Retry-After: 1``
-was waited for."""
+"""The runner under faults: SIGKILL at 10 moments, a flaky, failing or dead HTTP server (the circuit
+breaker), a full disk and a read-only run folder. The kill trials and the HTTP fault injection are
+benchmarks/runner_faults.py's own functions (the numbers the README quotes); no speed is asserted,
+only that a ``Retry-After: 1`` was waited for, and how many requests a dead server cost."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ import importlib.util
 import io
 import json
 import os
+import socket
 import stat
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from runner_fixtures import chat_server, read_jsonl
+from runner_fixtures import ANSWER, chat_server, read_jsonl
 
 from eviscope.cli import main
 from eviscope.errors import EviScopeError
@@ -81,6 +82,10 @@ def test_http_faults_are_retried_within_the_bound_and_an_outage_resumes(built_da
     outage = report["outage"]
     assert outage["exit"] == 2 and outage["kept"] == 40 and outage["rerun_requests"] == 120
     assert "HTTP 503" in outage["message"] and "rerun the same command to resume" in outage["message"]
+    # the breaker gave up after 8 requests in a row failed, not after every other row's retries;
+    # with --concurrency 16 up to 15 more were in flight, each stopping at its next retry
+    assert "looks down: 8 requests in a row failed after every retry" in outage["message"]
+    assert 8 * 4 <= outage["failing_requests"] <= (8 + 15) * 4 < 120 * 4
 
 
 def test_a_server_that_always_fails_stops_with_one_line_naming_status_and_row(
@@ -97,6 +102,105 @@ def test_a_server_that_always_fails_stops_with_one_line_naming_status_and_row(
     assert manifest["backend_details"]["http_most_retries_of_a_request"] == 2
 
 
+# ----------------------------------------------------------------------------------------------
+# a server that is down: the circuit breaker
+
+
+def _closed_port_url() -> str:
+    """The URL of a port nothing listens on (bound, then closed): connections are refused."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def _engine_calls(out) -> int:
+    return json.loads((out / "manifest.json").read_text())["sessions"][-1]["engine_calls"]
+
+
+def test_a_server_refusing_connections_gives_up_after_n_requests_and_a_rerun_resumes(
+    built_dataset, tmp_path, capsys
+):
+    url = _closed_port_url()
+    argv = ["--limit", "40", "--http-retries", "2", "--concurrency", "1", "--http-give-up-after", "3"]
+    assert main(_argv(built_dataset, tmp_path, url, *argv)) == 2
+    message = _one_line_error(capsys)
+    assert (
+        f"the server at {url} looks down: 3 requests in a row failed after every retry (last: Conn" in message
+    )
+    assert "; 37 rows were left unsent and 3 requests failed (first: row q01-sufficient); " in message
+    assert message.endswith("0 finished rows of this session are saved in "
+                            f"{tmp_path / 'records.jsonl'}: rerun the same command to resume")  # fmt: skip
+    assert _engine_calls(tmp_path) == 3 * 3  # N × (retries + 1), not 40 × 3
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["status"] == "incomplete" and manifest["sessions"][-1]["error"] in message
+    assert manifest["backend_details"]["http_give_up_after"] == 3
+    with chat_server() as server:  # the server is up again: the same command resumes (another URL)
+        assert main(_argv(built_dataset, tmp_path, server["url"], *argv)) == 0
+    assert len(server["bodies"]) == 40
+    assert len(read_records(tmp_path)) == 40
+
+
+def test_a_server_always_answering_503_gives_up_after_8_requests_and_a_rerun_resumes(
+    built_dataset, tmp_path, capsys
+):
+    with chat_server(lambda body, seen: (503, 0.0, "")) as server:
+        argv = _argv(built_dataset, tmp_path, server["url"], "--http-retries", "2")  # all 160 rows
+        assert main(argv) == 2
+        message = _one_line_error(capsys)
+        assert (
+            f"the server at {server['url']} looks down: 8 requests in a row failed after every retry"
+            in message
+        )
+        assert "(last: HTTP 503: " in message and "rows were left unsent and " in message
+        assert "rerun the same command to resume" in message
+        requests = len(server["bodies"])
+        # the default --concurrency 8: when the 8th failure trips the breaker, up to 7 more are in
+        # flight, each stopping at its next retry; without the breaker it would be 160 × 3
+        assert 8 * 3 <= requests <= (8 + 7) * 3
+        assert _engine_calls(tmp_path) == requests
+        assert not (tmp_path / "records.jsonl").exists() or not read_records(tmp_path)
+        server["set_script"](lambda body, seen: (200, 0.0, ANSWER))
+        server["bodies"].clear()
+        assert main(argv) == 0
+    assert len(server["bodies"]) == 160
+    assert len(read_jsonl(tmp_path / "predictions.jsonl")) == 160
+
+
+def test_intermittent_failures_and_429s_never_trip_the_breaker(built_dataset, tmp_path, capsys):
+    order: dict[str, int] = {}
+
+    def every_other_row_down(body, seen):  # one request at a time: rows fail and succeed in turn
+        ordinal = order.setdefault(body["messages"][-1]["content"], len(order))
+        return (503, 0.0, "") if ordinal % 2 else (200, 0.0, ANSWER)
+
+    argv = ["--limit", "8", "--http-retries", "1", "--concurrency", "1", "--http-give-up-after", "2"]
+    with chat_server(every_other_row_down) as server:
+        assert main(_argv(built_dataset, tmp_path / "a", server["url"], *argv)) == 2
+    message = _one_line_error(capsys)
+    assert "looks down" not in message and "4 requests failed after every retry" in message
+    assert len(server["bodies"]) == 4 + 4 * 2 and len(read_records(tmp_path / "a")) == 4
+
+    # a rate limit says the server is alive, even between 503s: never "down"
+    with chat_server(lambda body, seen: (429, 0.0, "") if seen % 2 else (503, 0.0, "")) as server:
+        assert main(_argv(built_dataset, tmp_path / "b", server["url"], *argv[:-1], "1")) == 2
+    message = _one_line_error(capsys)
+    assert "looks down" not in message
+    assert "8 requests failed after every retry (first: row q01-sufficient: HTTP 429 from " in message
+    assert len(server["bodies"]) == 8 * 2  # every row spent its retries: none was left unsent
+
+
+def test_the_breaker_stays_open_across_backend_calls_and_sends_nothing_more():
+    from eviscope.runner.backends.base import ChatRequest
+
+    backend = _backend(give_up_after=2, max_retries=1, concurrency=1, base_url=_closed_port_url())
+    first = backend.complete([ChatRequest(f"k{i}", [{"role": "user", "content": "q"}], {}) for i in range(3)])
+    assert [c.calls for c in first] == [2, 2, 0] and all(c.retryable for c in first)
+    assert first[2].error == backend.gave_up and "looks down: 2 requests in a row" in backend.gave_up
+    again = backend.complete([ChatRequest("k3", [{"role": "user", "content": "q"}], {})])
+    assert again[0].calls == 0 and again[0].retryable and backend.engine_calls == 4
+
+
 def test_retry_after_in_seconds_or_as_an_http_date():
     assert retry_after_seconds("3") == 3.0 and retry_after_seconds("0") == 0.0
     assert retry_after_seconds("-5") == 0.0
@@ -109,11 +213,12 @@ def test_retry_after_in_seconds_or_as_an_http_date():
     assert 0.005 <= backend._delay(0, "garbage") <= 0.01  # unreadable: exponential backoff
 
 
-def _backend():
+def _backend(**options):
     from eviscope.runner.backends.base import SamplingConfig
     from eviscope.runner.backends.openai_backend import OpenAIBackend
 
-    return OpenAIBackend("m", SamplingConfig(), base_url="http://127.0.0.1:9/v1", backoff_s=0.01)
+    return OpenAIBackend("m", SamplingConfig(), **{"base_url": "http://127.0.0.1:9/v1", "backoff_s": 0.01,
+                                                   **options})  # fmt: skip
 
 
 # ----------------------------------------------------------------------------------------------

@@ -4,8 +4,9 @@ Writes into ``--out``: ``records.jsonl`` (the append-only journal: one line per 
 its raw reply, parse outcome and usage), ``manifest.json``, and, once every row is done,
 ``predictions.jsonl`` (SPEC §3, or SPEC §6 for ForceBench) for ``eviscope score`` or ``eviscope
 forcebench score``. Rerunning the same command resumes an interrupted run: one killed at any point,
-or stopped by an unavailable server, a full disk or a read-only folder (reported as a one-line error
-naming the path or row, with the journal kept as it was).
+or stopped by an unavailable server (one that looks down stops it after ``--http-give-up-after``
+requests), a full disk or a read-only folder (reported as a one-line error naming the path or row,
+with the journal kept as it was).
 """
 
 from __future__ import annotations
@@ -106,6 +107,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     model.add_argument("--http-retries", type=int, default=5, metavar="N",
                        help="openai: retries on 429, 5xx and timeouts, with exponential backoff (default: 5)")  # fmt: skip
+    model.add_argument("--http-give-up-after", type=int, default=8, metavar="N",
+                       help="openai: stop sending once N requests in a row failed every retry with the "
+                       "server down (refused, timeouts, 5xx; not 429); 0: never (default: 8)")  # fmt: skip
     model.add_argument(
         "--backoff", type=float, default=1.0, metavar="S", help="openai: first backoff (default: 1)"
     )
@@ -201,6 +205,7 @@ def make_backend(args: argparse.Namespace, sampling: SamplingConfig, dtype: str 
         max_retries=args.http_retries,
         backoff_s=args.backoff,
         structured_output=args.structured_output,
+        give_up_after=args.http_give_up_after,
     )
 
 

@@ -6,7 +6,10 @@ appended, at most ``max_retries`` times; what is still unreadable is kept as unp
 null``). A reply that came back as an error (e.g. an HTTP 400) is final: it is not asked again.
 Finished rows are journaled (fsync) before the next batch. Requests whose server stayed unavailable
 are not journaled: the run stops with a one-line error naming the first such row and its error, and
-rerunning resumes them.
+rerunning resumes them. A backend that gave up on a server that looks down (the OpenAI-compatible
+backend's circuit breaker) returns the requests it did not send as ``retryable`` with ``calls=0``
+and the reason as their error; the rows answered before are journaled all the same, and the error
+leads with that reason and says how many rows were left unsent.
 """
 
 from __future__ import annotations
@@ -75,12 +78,15 @@ def run_rows(
         batch = rows[start : start + size]
         requests = {row["id"]: task.requests(row) for row in batch}
         results = generate(task, backend, [r for rs in requests.values() for r in rs], settings.max_retries)
-        finished, unavailable = [], []
+        finished, unavailable, failed_rows, gave_up = [], [], 0, None
         for row in batch:
             outcomes = [results[r.key] for r in requests[row["id"]]]
-            failed = [(row["id"], part.error) for part, made in outcomes if made[-1].retryable]
-            if failed:
+            stuck = [made[-1] for _, made in outcomes if made[-1].retryable]
+            if stuck:
+                failed = [(row["id"], c.error) for c in stuck if c.calls]  # calls=0: never sent
                 unavailable.extend(failed)
+                failed_rows += bool(failed)
+                gave_up = gave_up or next((c.error for c in stuck if not c.calls), None)
                 continue
             parts = [part for part, _ in outcomes]
             record = task.record(row, parts)
@@ -94,12 +100,21 @@ def run_rows(
         journal.append(finished)
         done += len(finished)
         advance(len(finished))
+        saved = (
+            f"{done} finished rows of this session are saved in {journal.path}: "
+            "rerun the same command to resume"
+        )
+        if gave_up:
+            unsent = len(rows) - done - failed_rows  # this batch's and every later batch's
+            also = ""
+            if unavailable:
+                row_id, _ = unavailable[0]
+                also = f" and {len(unavailable)} requests failed (first: row {plain(row_id)})"
+            raise EviScopeError(f"{plain(str(gave_up), 400)}; {unsent} rows were left unsent{also}; {saved}")
         if unavailable:
             row_id, error = unavailable[0]
             raise EviScopeError(
                 f"{len(unavailable)} requests failed after every retry (first: row {plain(row_id)}: "
-                f"{plain(str(error), 300)}); "
-                f"{done} finished rows of this session are saved in {journal.path}: "
-                "rerun the same command to resume"
+                f"{plain(str(error), 300)}); {saved}"
             )
     return done

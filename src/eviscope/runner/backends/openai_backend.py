@@ -8,11 +8,22 @@ calls; every HTTP call counts in the row's ``calls``. Another 4xx is final for t
 an unparsable reply); a request still failing after its retries is ``retryable``, which stops the
 run so that a later rerun resumes it. Structured output is ``response_format: {"type":
 "json_schema", ...}``.
+
+A circuit breaker stops a run against a server that is down quickly: once ``give_up_after``
+requests in a row (in the order they end, across rows and batches) have failed after every retry,
+each try with a dropped or refused connection, a timeout, a 408 or a 5xx, and none succeeded in
+between, no further HTTP call is made, retries included: HTTP calls in flight finish (a reply that
+comes back is kept), requests not yet sent come back ``retryable`` with ``calls=0`` and an error
+that says the server looks down, and the run stops so that a rerun resumes. Any other reply (an
+answer, a 4xx, a 429 rate limit, a 200 with a bad body) shows the server is alive and resets the
+count. A dead server thus costs about ``give_up_after × (max_retries + 1)`` HTTP calls, not one
+retry cycle per row.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -30,6 +41,10 @@ from eviscope.runner.backends.base import (
 )
 
 RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+DOWN_STATUSES = frozenset({408, 500, 502, 503, 504})
+"""Retried statuses that say the server is down or overwhelmed, not alive and pushing back (429)."""
+GIVE_UP_AFTER = 8
+"""Requests in a row that failed after every retry, server down, before a run stops sending more."""
 
 
 class OpenAIBackend:
@@ -48,6 +63,7 @@ class OpenAIBackend:
         backoff_s: float = 1.0,
         max_backoff_s: float = 60.0,
         structured_output: bool = True,
+        give_up_after: int = GIVE_UP_AFTER,
     ) -> None:
         try:
             import httpx
@@ -64,6 +80,13 @@ class OpenAIBackend:
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
         self.structured_output = structured_output
+        self.give_up_after = give_up_after
+        """Requests in a row failed after every retry with the server down (connection errors,
+        timeouts, 408 or 5xx on every try) before no more are sent; 0 never gives up early."""
+        self.gave_up: str | None = None
+        """Why no more requests are sent (the server looks down), once the breaker has tripped."""
+        self._down_in_a_row = 0
+        self._tripped: asyncio.Event | None = None
         self.engine_calls = 0
         self.transport_retries = 0
         self.most_retries = 0
@@ -85,6 +108,7 @@ class OpenAIBackend:
                 "timeout_s": self.timeout_s,
                 "http_max_retries": self.max_retries,
                 "backoff_s": self.backoff_s,
+                "http_give_up_after": self.give_up_after,
                 "http_retries_made": self.transport_retries,
                 "http_most_retries_of_a_request": self.most_retries,
                 "httpx_version": package_version("httpx"),
@@ -117,6 +141,9 @@ class OpenAIBackend:
             base_url=self.base_url, headers=self._headers, timeout=self.timeout_s, limits=limits
         ) as client:
             gate = asyncio.Semaphore(self.concurrency)
+            self._tripped = asyncio.Event()  # an event belongs to this call's event loop
+            if self.gave_up is not None:
+                self._tripped.set()
             return list(await asyncio.gather(*(self._one(client, gate, r) for r in requests)))
 
     def _delay(self, attempt: int, retry_after: str | None) -> float:
@@ -133,8 +160,13 @@ class OpenAIBackend:
         async with gate:
             start = time.perf_counter()
             calls = 0
-            error = ""
+            error = reason = ""
+            down = True  # every try so far met a dropped connection, a timeout, a 408 or a 5xx
             for attempt in range(self.max_retries + 1):
+                if self.gave_up is not None:  # the breaker tripped: send nothing more
+                    latency = time.perf_counter() - start
+                    error = error or self.gave_up  # calls=0: never sent
+                    return Completion("", calls=calls, latency_s=latency, error=error, retryable=True)
                 if attempt:
                     self.transport_retries += 1
                     self.most_retries = max(self.most_retries, attempt)
@@ -145,24 +177,52 @@ class OpenAIBackend:
                     response = await client.post("/chat/completions", json=body)
                 except httpx.RequestError as err:  # timeouts, refused, reset or dropped connections
                     error = f"{type(err).__name__} from {self.base_url}"
+                    reason = type(err).__name__
                 else:
                     if response.status_code == 200:
                         payload = _json_object(response)
                         if payload is not None:
+                            self._down_in_a_row = 0
                             return _completion(payload, calls, time.perf_counter() - start)
                         error = f"HTTP 200 from {self.base_url} with a body that is not a JSON object: "
                         error += _snippet(response)
+                        down = False
                     else:
+                        reason = f"HTTP {response.status_code}: {plain(response.text, 100)}"
                         error = f"HTTP {response.status_code} from {self.base_url}: {_snippet(response)}"
                         if response.status_code not in RETRY_STATUSES:
+                            self._down_in_a_row = 0
                             latency = time.perf_counter() - start
                             return Completion("", calls=calls, latency_s=latency, error=error)
+                        down = down and response.status_code in DOWN_STATUSES
                         retry_after = response.headers.get("retry-after")
                 if attempt < self.max_retries:
-                    await asyncio.sleep(self._delay(attempt, retry_after))
+                    await self._sleep(self._delay(attempt, retry_after))
+            if self.gave_up is None:  # a request that ended while the breaker was open counts no more
+                self._count_failure(down, reason if down else "")
             return Completion(
                 "", calls=calls, latency_s=time.perf_counter() - start, error=error, retryable=True
             )
+
+    async def _sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` before a retry, or less if the breaker trips meanwhile."""
+        if self._tripped is None:
+            await asyncio.sleep(seconds)
+            return
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._tripped.wait(), seconds)
+
+    def _count_failure(self, down: bool, reason: str) -> None:
+        """Count a request that failed after every retry; trip the breaker at ``give_up_after`` in a
+        row with the server down. A request that met a live server (a 429, say) resets the count."""
+        self._down_in_a_row = self._down_in_a_row + 1 if down else 0
+        if self.give_up_after > 0 and self._down_in_a_row >= self.give_up_after:
+            self.gave_up = (
+                f"the server at {self.base_url} looks down: {self._down_in_a_row} requests in a row "
+                f"failed after every retry (last: {reason})"
+            )
+            if self._tripped is not None:
+                self._tripped.set()
 
 
 def retry_after_seconds(value: str | None) -> float | None:
