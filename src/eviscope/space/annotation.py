@@ -2,15 +2,22 @@
 
 - **ForceBench**: accept or reject each drafted pair, with corrected fields, axis and severity.
   Verdicts are :class:`eviscope.forcebench.annotation.Annotation`; each annotator's sheet is a CSV in
-  the format of ``eviscope forcebench sheet`` (only the rows annotated so far), read back with
-  ``read_sheet``; agreement and the adjudication queue are ``cohen_kappa`` and ``disagreements``.
+  the format of ``eviscope forcebench sheet`` (only the rows annotated so far), which ``read_sheet``
+  reads, and read back here with ``read_sheet``'s checks; agreement and the adjudication queue are
+  ``cohen_kappa`` and ``disagreements``.
 - **EviScope validation**: for each row, shown without its variant, document ids or any label, the
   annotator says which action the evidence warrants, which document supports the answer, and the
   answer. Agreement is Cohen's kappa on the actions; the adjudication queue holds rows where the
   annotators' actions differ, or agree with each other but not with the gold ``expected_action``.
 
 Annotators see only their own sheet. Sheets live in ``<folder>/<benchmark>/<annotator>.csv`` and are
-rewritten atomically, under a lock, on every verdict.
+rewritten on every verdict, under a file lock, as the results store writes a result
+(``eviscope.space.storage``: a temporary file, fsynced, then renamed): a Space killed at any moment
+leaves each sheet old or new, whole, and the temporary files of cut-short writes are removed at the
+next start. A sheet cut short anyway (by an older writer, or a crash of the machine) loses only its
+incomplete last line, which is left out with a warning in the log; the next verdict rewrites the
+sheet whole. A write that fails (read-only folder, full disk, a lock held too long) is one
+:class:`EviScopeError` line naming the reason, and the sheet is left as it was.
 """
 
 from __future__ import annotations
@@ -18,9 +25,8 @@ from __future__ import annotations
 import csv
 import html
 import io
-import os
+import logging
 import re
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -35,11 +41,11 @@ from eviscope.forcebench.annotation import (
     Annotation,
     cohen_kappa,
     disagreements,
-    read_sheet,
     stable_hash,
 )
 from eviscope.forcebench.rows import FIELDS
 from eviscope.rows import ACTIONS
+from eviscope.space.storage import LOCK_TIMEOUT_S, describe_failure, sweep, write_atomically
 
 __all__ = ["BENCHMARKS", "AnnotationStore", "EviScopeVerdict", "agreement", "blinded_html", "queue_order"]
 
@@ -56,6 +62,18 @@ EVISCOPE_SHEET = (
 )
 
 Row = Mapping[str, Any]
+
+log = logging.getLogger(__name__)
+
+
+def _failure(err: OSError) -> str:
+    """What went wrong with the annotation folder, in a few words, without the server's paths."""
+    return describe_failure(
+        err,
+        folder="the annotation folder",
+        disk="the annotation disk",
+        busy="the annotation store stayed busy with other annotators",
+    )
 
 
 class EviScopeVerdict(BaseModel):
@@ -108,10 +126,21 @@ def blinded_html(benchmark: str, row: Row) -> str:
 class AnnotationStore:
     """Each annotator's sheet, per benchmark, as a CSV file of the rows annotated so far."""
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path, lock_timeout: float = LOCK_TIMEOUT_S) -> None:
         self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self._lock = FileLock(self.folder / ".lock")
+        self._lock = FileLock(self.folder / ".lock", timeout=lock_timeout)
+        self._warned: set[tuple[Path, str]] = set()
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as err:  # the Space still serves; each save says why it cannot be recorded
+            log.warning("annotation store: cannot create its folder: %s", _failure(err))
+            return
+        self.sweep()
+
+    def sweep(self) -> list[Path]:
+        """Remove the temporary files of sheet writes that were cut short (``.*.tmp``, which also
+        covers those of earlier versions); never sheets. Returns the files removed."""
+        return sweep(self.folder, self._lock, "*/.*.tmp", "annotation store", log)
 
     def _path(self, benchmark: str, annotator: str) -> Path:
         if benchmark not in BENCHMARKS:
@@ -122,24 +151,102 @@ class AnnotationStore:
 
     def annotators(self, benchmark: str) -> list[str]:
         """Everyone with a sheet for ``benchmark``."""
-        return sorted(p.stem for p in (self.folder / benchmark).glob("*.csv"))
+        try:
+            names = [p.stem for p in (self.folder / benchmark).glob("*.csv")]
+        except OSError as err:
+            raise EviScopeError(f"could not list the annotators: {_failure(err)}") from None
+        return sorted(name for name in names if ANNOTATOR_NAME.fullmatch(name))
 
     def sheet(self, benchmark: str, annotator: str, rows: Sequence[Row]) -> dict[str, Any]:
-        """One annotator's verdicts by row id: ForceBench sheets are read by the library's ``read_sheet``."""
+        """One annotator's complete verdicts by row id, as ``read_sheet`` would read the sheet.
+
+        A last line cut short (a write interrupted by a crash) is left out, with a warning in the
+        log; a sheet that is otherwise not one (edited by hand) is an error, so that no save
+        overwrites it.
+        """
         path = self._path(benchmark, annotator)
-        if not path.is_file():
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
             return {}
-        with path.open(newline="", encoding="utf-8") as handle:
-            lines = list(csv.DictReader(handle))
+        except OSError as err:
+            raise EviScopeError(f"could not read the annotations of {annotator}: {_failure(err)}") from None
+        where = f"the {benchmark} sheet of {annotator}"
+        header = FORCEBENCH_SHEET if benchmark == "forcebench" else EVISCOPE_SHEET
+        lines = self._complete_lines(path, data, header, where)
         if benchmark == "forcebench":
-            ids = {line["id"] for line in lines}
-            return read_sheet(path, [row for row in rows if row["id"] in ids])
-        return {line["id"]: _eviscope_verdict(line) for line in lines}
+            return _forcebench_verdicts(lines, rows, where)
+        return {line["id"]: _eviscope_verdict(line, number, where) for number, line in lines}
+
+    def _complete_lines(
+        self, path: Path, data: bytes, header: Sequence[str], where: str
+    ) -> list[tuple[int, dict[str, str]]]:
+        """The sheet's lines that were written whole, numbered as in the file (the header is 1)."""
+        torn: list[str] = []
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            if err.end < len(data) or err.reason != "unexpected end of data":
+                raise EviScopeError(
+                    f"{where} is not UTF-8 text (byte {err.start}); tell the Space's maintainers"
+                ) from None
+            text = data[: err.start].decode("utf-8")  # a character cut in two: the last line is torn
+            torn.append("a character cut short")
+        source = io.StringIO(text, newline="")
+        reader = csv.reader(source, strict=True)
+        records: list[tuple[int, list[str]]] = []
+        try:
+            for record in reader:
+                records.append((reader.line_num, record))
+        except csv.Error as err:
+            if source.read():  # malformed before the end: not a file cut short
+                raise EviScopeError(
+                    f"{where}: line {reader.line_num}: {err}; tell the Space's maintainers"
+                ) from None
+            torn.append(f"the last line is cut short ({err})")
+        else:
+            if not text:
+                torn.append("the sheet is empty")
+            elif not text.endswith(("\n", "\r")):
+                records.pop()  # no line end after it: the write stopped inside this line
+                torn.append("the last line has no line end")
+        if torn:
+            self._warn(path, f"{where}: {'; '.join(torn)}; left out, the next save rewrites it whole")
+        elif any(seen == path for seen, _ in self._warned):  # whole again: warn anew if cut again
+            self._warned = {(seen, m) for seen, m in self._warned if seen != path}
+        if not records:
+            return []  # nothing, or not even a whole header line: an empty sheet
+        (_, names), *body = records
+        missing = [name for name in ("id", *header) if name not in names]
+        if missing:
+            raise EviScopeError(
+                f"{where} lacks the columns {', '.join(missing)}; tell the Space's maintainers"
+            )
+        out = []
+        for number, record in body:
+            if not record:
+                continue  # a blank line
+            if len(record) != len(names):
+                raise EviScopeError(
+                    f"{where}: line {number} has {len(record)} fields, not {len(names)}; "
+                    "tell the Space's maintainers"
+                )
+            out.append((number, dict(zip(names, record, strict=True))))
+        return out
+
+    def _warn(self, path: Path, message: str) -> None:
+        if (path, message) not in self._warned:  # once per problem, not on every read
+            self._warned.add((path, message))
+            log.warning("annotation store: %s", message)
 
     def save(
         self, benchmark: str, annotator: str, row: Row, fields: Mapping[str, Any], rows: Sequence[Row]
     ) -> None:
-        """Validate one verdict on ``row`` and write it into the annotator's sheet (replacing an earlier one)."""
+        """Validate one verdict on ``row`` and write it into the annotator's sheet (replacing an earlier one).
+
+        A sheet that cannot be written (read-only folder, full disk, the lock held too long) is one
+        :class:`EviScopeError` line, and the sheet stays as it was.
+        """
         path = self._path(benchmark, annotator)
         values = {name: "" if value is None else str(value).strip() for name, value in fields.items()}
         try:
@@ -151,38 +258,63 @@ class AnnotationStore:
             first = err.errors()[0]
             raise EviScopeError(f"row {row['id']}: field {first['loc'][0]}: {first['msg']}") from None
         by_id = {r["id"]: r for r in rows}
-        with self._lock:
-            verdicts = self.sheet(benchmark, annotator, rows)
-            verdicts[row["id"]] = verdict
-            header = FORCEBENCH_SHEET if benchmark == "forcebench" else EVISCOPE_SHEET
-            out = io.StringIO()
-            writer = csv.DictWriter(out, fieldnames=header, extrasaction="ignore")
-            writer.writeheader()
-            for row_id, v in verdicts.items():
-                answered = {f"annotation_{k}": val for k, val in v.model_dump().items() if k != "id"}
-                writer.writerow({**by_id[row_id], **answered, "id": row_id})
-            _write_atomically(path, out.getvalue())
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)  # gone, or never made: the lock lives there
+            with self._lock:
+                verdicts = self.sheet(benchmark, annotator, rows)
+                verdicts[row["id"]] = verdict
+                header = FORCEBENCH_SHEET if benchmark == "forcebench" else EVISCOPE_SHEET
+                out = io.StringIO()
+                writer = csv.DictWriter(out, fieldnames=header, extrasaction="ignore")
+                writer.writeheader()
+                for row_id, v in verdicts.items():
+                    answered = {f"annotation_{k}": val for k, val in v.model_dump().items() if k != "id"}
+                    writer.writerow({**by_id.get(row_id, {}), **answered, "id": row_id})
+                write_atomically(path, out.getvalue().encode("utf-8"))
+        except OSError as err:
+            log.error("could not save %s's verdict on %s (%s): %r", annotator, row["id"], benchmark, err)
+            raise EviScopeError(
+                f"could not save the annotation of row {row['id']}: {_failure(err)}; nothing was saved "
+                "(your earlier annotations are kept). Try again later, or tell the Space's maintainers."
+            ) from None
 
 
-def _eviscope_verdict(line: Mapping[str, str]) -> EviScopeVerdict:
-    return EviScopeVerdict.model_validate(
-        {
-            "id": line["id"],
-            **{k.removeprefix("annotation_"): v for k, v in line.items() if k.startswith("annotation_")},
-        }
-    )
+def _forcebench_verdicts(
+    lines: Sequence[tuple[int, Mapping[str, str]]], rows: Sequence[Row], where: str
+) -> dict[str, Annotation]:
+    """The verdicts of a ForceBench sheet's lines, checked as ``read_sheet`` checks them."""
+    known = {row["id"] for row in rows}
+    verdicts: dict[str, Annotation] = {}
+    for number, line in lines:
+        row_id = line["id"].strip()
+        if row_id not in known:
+            raise EviScopeError(f"{where}: line {number}: id {row_id!r} is not a candidate row")
+        if row_id in verdicts:
+            raise EviScopeError(f"{where}: line {number}: id {row_id!r} appears twice")
+        values = {name.removeprefix("annotation_"): line[name].strip() for name in ANNOTATION_FIELDS}
+        try:
+            verdicts[row_id] = Annotation.model_validate({"id": row_id, **values})
+        except ValidationError as err:
+            first = err.errors()[0]
+            raise EviScopeError(
+                f"{where}: line {number}: field annotation_{first['loc'][0]}: {first['msg']}"
+            ) from None
+    return verdicts
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+def _eviscope_verdict(line: Mapping[str, str], number: int = 0, where: str = "the sheet") -> EviScopeVerdict:
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        return EviScopeVerdict.model_validate(
+            {
+                "id": line["id"],
+                **{k.removeprefix("annotation_"): v for k, v in line.items() if k.startswith("annotation_")},
+            }
+        )
+    except ValidationError as err:
+        first = err.errors()[0]
+        raise EviScopeError(
+            f"{where}: line {number}: field annotation_{first['loc'][0]}: {first['msg']}"
+        ) from None
 
 
 def agreement(

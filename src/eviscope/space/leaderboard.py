@@ -15,20 +15,17 @@ full disk, a lock held too long) is one :class:`EviScopeError` line, and nothing
 
 from __future__ import annotations
 
-import errno
 import json
 import logging
 import os
-import secrets
 import threading
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager, suppress
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 from filelock import FileLock
-from filelock import Timeout as FileLockTimeout
 
 from eviscope.errors import EviScopeError
 from eviscope.forcebench.plots import mvr_fs_plane
@@ -37,6 +34,14 @@ from eviscope.paired import compare
 from eviscope.rows import VARIANTS
 from eviscope.scoring import QUARTET_ABBREVIATIONS
 from eviscope.space.data import is_forcebench
+from eviscope.space.storage import (
+    LOCK_TIMEOUT_S,
+    TEMP_PREFIX,
+    TEMP_SUFFIX,
+    describe_failure,
+    sweep,
+    write_atomically,
+)
 from eviscope.space.submissions import scores_of
 
 __all__ = [
@@ -59,12 +64,10 @@ EVISCOPE_HEADLINE = (
 )
 """Leaderboard columns of an EviScope config: (metric, header)."""
 
-
-LOCK_TIMEOUT_S = 60.0
-"""How long a submission waits for the local store's lock before it is refused as busy."""
-
-TEMP_PREFIX, TEMP_SUFFIX = ".partial-", ".tmp"
-"""A result being written is ``<config>/.partial-*.tmp`` until it is complete; never listed as a result."""
+# LOCK_TIMEOUT_S (how long a submission waits for the local store's lock before it is refused as
+# busy) and TEMP_PREFIX, TEMP_SUFFIX (a result being written is ``<config>/.partial-*.tmp`` until it
+# is complete; never listed as a result) come from ``eviscope.space.storage``, shared with the
+# annotation sheets.
 
 RECORD_FIELDS: dict[str, type] = {
     "id": str,
@@ -76,27 +79,17 @@ RECORD_FIELDS: dict[str, type] = {
 }
 """What every stored record holds (``Submission.record()`` adds the file name)."""
 
-_FAILURES = {
-    errno.EROFS: "the results folder is read-only",
-    errno.EACCES: "the results folder is not writable",
-    errno.EPERM: "the results folder is not writable",
-    errno.ENOSPC: "the results disk is full",
-    errno.EDQUOT: "the results disk quota is exhausted",
-}
-
 log = logging.getLogger(__name__)
 
 
 def _failure(err: OSError) -> str:
     """What went wrong, in a few words and on one line, without the server's paths."""
-    if isinstance(err, FileLockTimeout):
-        return "the results store stayed busy with other submissions"
-    if err.errno in _FAILURES:
-        return f"{_FAILURES[err.errno]} ({errno.errorcode[err.errno]})"
-    if err.errno:
-        return f"{os.strerror(err.errno).lower()} ({errno.errorcode.get(err.errno, err.errno)})"
-    text = " ".join(str(err).split())[:200]
-    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+    return describe_failure(
+        err,
+        folder="the results folder",
+        disk="the results disk",
+        busy="the results store stayed busy with other submissions",
+    )
 
 
 def _check_record(record: Any, name: str | None = None) -> str | None:
@@ -215,17 +208,7 @@ class LocalResultStore(ResultStore):
         """Remove the temporary files of writes that were cut short (a killed process); they are
         never results. Only under the lock, when no write is under way; skipped when the lock is
         busy or the folder read-only. Returns the files removed."""
-        removed = []
-        try:
-            with self._lock.acquire(timeout=0):
-                for tmp in sorted(self.folder.glob(f"*/{TEMP_PREFIX}*{TEMP_SUFFIX}")):
-                    tmp.unlink(missing_ok=True)
-                    removed.append(tmp)
-        except OSError as err:  # the lock is busy (a Timeout), or the folder cannot be written
-            log.info("results store: left temporary files for later: %r", err)
-        if removed:
-            log.warning("results store: removed %d unfinished writes: %s", len(removed), removed)
-        return removed
+        return sweep(self.folder, self._lock, f"*/{TEMP_PREFIX}*{TEMP_SUFFIX}", "results store", log)
 
     def _exclusive(self) -> FileLock:
         return self._lock
@@ -244,37 +227,7 @@ class LocalResultStore(ResultStore):
         return (self.folder / name).read_bytes()
 
     def _write(self, name: str, data: bytes, message: str) -> None:
-        target = self.folder / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.parent / f"{TEMP_PREFIX}{secrets.token_hex(8)}{TEMP_SUFFIX}"
-        # A new file of our own (O_EXCL), readable like any other result (mkstemp's would be 0600).
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            with suppress(OSError):
-                os.unlink(tmp)
-            raise
-        _fsync_folder(target.parent)
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make a rename durable; best effort (some filesystems cannot sync a folder), as the result is
-    already in place."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        write_atomically(self.folder / name, data)
 
 
 class HubResultStore(ResultStore):

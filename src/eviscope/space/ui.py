@@ -204,7 +204,7 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
         names = FORCEBENCH_INPUTS if benchmark == "forcebench" else EVISCOPE_INPUTS
         offset = 0 if benchmark == "forcebench" else len(FORCEBENCH_INPUTS)
         fields = dict(zip(names, values[offset : offset + len(names)], strict=True))
-        annotations.save(benchmark, annotator, row, fields, pool)
+        annotations.save(benchmark, annotator, row, fields, pool)  # one EviScopeError line if it fails
         return do_next(benchmark, annotator)
 
     @_user_errors
@@ -218,6 +218,7 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
         summary = f"Cohen's kappa over {shared} shared rows: **{shown}**; {len(queue)} rows to adjudicate."
         return summary, _frame(("id", "reason"), queue)
 
+    @_user_errors
     def list_annotators(benchmark: str) -> tuple[Any, Any]:
         names = annotations.annotators(benchmark)
         return gr.update(choices=names), gr.update(choices=names)

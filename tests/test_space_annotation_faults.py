@@ -1,0 +1,396 @@
+"""The Space's annotation sheets under faults: an unwritable folder, a sheet cut short, a kill mid-write.
+
+- **Unwritable folder.** A read-only folder (``EROFS``), a full disk (``ENOSPC``: new files backed by
+  ``/dev/full``), a lock held too long, and (when not root) a real ``chmod``: a save is one
+  :class:`EviScopeError` line naming the reason and not the server's paths, the folder is byte for
+  byte as before (no half-written sheet, no temporary file), and the same save works once the
+  folder does. Root ignores file modes, so the first two patch ``os`` calls on paths under the
+  folder, as ``test_space_faults`` does for the results. Checked through ``AnnotationStore`` and
+  through the Annotate tab's ``/annotate_save`` handler, called without a browser.
+- **A sheet cut short** at every byte of its last lines (multi-line and non-ASCII notes) loads: only
+  whole lines count, each as written; a warning is logged once; the next save rewrites it whole;
+  agreement afterwards counts only the complete annotations.
+- **Kill mid-write.** Forked writers saving large sheets back to back are SIGKILLed at seeded random
+  moments: each sheet is some save's whole state, and the next store sweeps the temporary files.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import math
+import os
+import random
+import signal
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from eviscope_fixtures import hand_rows
+from filelock import FileLock
+from forcebench_fixtures import sample_rows
+from sklearn.metrics import cohen_kappa_score
+
+from eviscope.errors import EviScopeError
+from eviscope.forcebench.annotation import DECISIONS, cohen_kappa, read_sheet
+from eviscope.rows import ACTIONS
+from eviscope.space.annotation import AnnotationStore, agreement
+from eviscope.space.storage import TEMP_PREFIX, TEMP_SUFFIX
+
+SEED = 20260502
+KILL_TRIALS = 10
+REFUSED = "could not save the annotation of row {row}: {reason}; nothing was saved (your earlier annotations are kept). Try again later, or tell the Space's maintainers."
+
+
+def forcebench_verdict(decision: str = "accept_force_gap", notes: str = "") -> dict[str, str]:
+    extra = {"boundary_type": "ambiguous"} if decision.startswith("reject") else {}
+    return {"decision": decision, "notes": notes, **extra}
+
+
+def eviscope_verdict(action: str, notes: str = "") -> dict[str, str]:
+    return {"action": action, "supporting_doc_id": "", "answer": "", "notes": notes}
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+# --- Simulated faults (root ignores file modes) -----------------------------------------------------
+
+
+def _under(path: Any, folder: str) -> bool:
+    try:
+        name = os.path.abspath(os.fsdecode(os.fspath(path)))
+    except TypeError:  # a file descriptor
+        return False
+    return name == folder or name.startswith(folder + os.sep)
+
+
+def make_read_only(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    """What a read-only filesystem does to opening for writing, creating, renaming and removing."""
+    where = str(folder.resolve())
+    real_open = os.open
+    writing = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+    def refuse(real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(path: Any, *args: Any, **kwargs: Any) -> Any:
+            if _under(path, where):
+                raise OSError(errno.EROFS, os.strerror(errno.EROFS), os.fspath(path))
+            return real(path, *args, **kwargs)
+
+        return call
+
+    def open_(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if flags & writing and _under(path, where):
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), os.fspath(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", open_)
+    for name in ("replace", "rename", "unlink", "remove", "mkdir", "rmdir"):
+        monkeypatch.setattr(os, name, refuse(getattr(os, name)))
+
+
+def make_full(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    """A full disk: a new file is created, but its data goes to ``/dev/full`` (ENOSPC on write)."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    where = str(folder.resolve())
+    real_open = os.open
+
+    def open_(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        fd = real_open(path, flags, *args, **kwargs)
+        if flags & os.O_EXCL and _under(path, where):
+            full = real_open("/dev/full", os.O_WRONLY)
+            os.dup2(full, fd)
+            os.close(full)
+        return fd
+
+    monkeypatch.setattr(os, "open", open_)
+
+
+FAULTS = {
+    "read-only": (make_read_only, "the annotation folder is read-only (EROFS)"),
+    "full-disk": (make_full, "the annotation disk is full (ENOSPC)"),
+}
+
+
+@pytest.fixture(params=[*FAULTS, "chmod", "busy"])
+def fault(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., str]]:
+    """Apply a fault to a folder, returning the reason the error line must give; undone at the end."""
+    undo: list[Callable[[], None]] = []
+
+    def apply(folder: Path) -> str:
+        if request.param == "chmod":
+            if os.geteuid() == 0:
+                pytest.skip("root ignores file modes; the read-only and full-disk cases simulate it")
+            modes = {p: p.stat().st_mode for p in (folder, *folder.rglob("*")) if p.is_dir()}
+            for path in modes:
+                path.chmod(0o555)
+            undo.append(lambda: [path.chmod(mode) for path, mode in modes.items()])
+            return "the annotation folder is not writable (EACCES)"
+        if request.param == "busy":
+            lock = FileLock(folder / ".lock")
+            lock.acquire()
+            undo.append(lock.release)
+            return "the annotation store stayed busy with other annotators"
+        make, reason = FAULTS[request.param]
+        make(monkeypatch, folder)
+        undo.append(monkeypatch.undo)
+        return reason
+
+    def lift() -> None:
+        while undo:
+            undo.pop()()
+
+    apply.lift = lift  # type: ignore[attr-defined]
+    try:
+        yield apply
+    finally:
+        lift()
+
+
+# --- Unwritable folder ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("benchmark", ["forcebench", "eviscope"])
+def test_an_unwritable_folder_is_one_line_and_the_sheet_is_kept(
+    tmp_path: Path, fault: Callable[..., str], benchmark: str
+) -> None:
+    folder = tmp_path / "annotations"
+    store = AnnotationStore(folder, lock_timeout=0.2)
+    if benchmark == "forcebench":
+        rows, first, second = sample_rows(), forcebench_verdict(), forcebench_verdict("needs_discussion")
+    else:
+        rows, first, second = hand_rows(), eviscope_verdict("answer"), eviscope_verdict("abstain")
+    store.save(benchmark, "ann-a", rows[0], first, rows)
+    before = snapshot(folder)
+    reason = fault(folder)
+    with pytest.raises(EviScopeError) as failure:
+        store.save(benchmark, "ann-a", rows[1], second, rows)
+    message = str(failure.value)
+    assert message == REFUSED.format(row=rows[1]["id"], reason=reason)
+    assert "\n" not in message and str(tmp_path) not in message
+    assert list(store.sheet(benchmark, "ann-a", rows)) == [rows[0]["id"]]  # reading still works
+    fault.lift()  # type: ignore[attr-defined]
+    assert snapshot(folder) == before  # nothing partial, no temporary file left
+    store.save(benchmark, "ann-a", rows[1], second, rows)  # writable again: the same save lands
+    assert list(AnnotationStore(folder).sheet(benchmark, "ann-a", rows)) == [rows[0]["id"], rows[1]["id"]]
+
+
+def test_a_store_whose_folder_cannot_be_made_starts_and_refuses_saves_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_read_only(monkeypatch, tmp_path)
+    store = AnnotationStore(tmp_path / "annotations")  # no traceback at the Space's start
+    rows = sample_rows()
+    assert store.annotators("forcebench") == [] and store.sheet("forcebench", "ann-a", rows) == {}
+    with pytest.raises(EviScopeError, match=r"annotation folder is read-only \(EROFS\); nothing was saved"):
+        store.save("forcebench", "ann-a", rows[0], forcebench_verdict(), rows)
+    monkeypatch.undo()
+    store.save("forcebench", "ann-a", rows[0], forcebench_verdict(), rows)
+    assert store.annotators("forcebench") == ["ann-a"]
+
+
+class FakeSource:
+    """The rows the Annotate tab needs, without building the dataset."""
+
+    def __init__(self) -> None:
+        self.by_config = {"eviscope-v1.1": hand_rows(), "forcebench": sample_rows()}
+
+    def configs(self) -> list[str]:
+        return list(self.by_config)
+
+    def rows(self, config: str) -> list[dict[str, Any]]:
+        return self.by_config[config]
+
+
+def test_the_annotate_tab_shows_a_failed_save_as_its_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gr = pytest.importorskip("gradio")
+    from eviscope.space.leaderboard import LocalResultStore
+    from eviscope.space.ui import build_demo
+
+    folder = tmp_path / "annotations"
+    demo = build_demo(FakeSource(), LocalResultStore(tmp_path / "results"), AnnotationStore(folder))  # type: ignore[arg-type]
+    api = {fn.api_name: fn.fn for fn in demo.fns.values() if fn.api_name}
+    no_forcebench = ["accept_force_gap", *[""] * 8]
+    row_id, _, progress, _ = api["annotate_next"]("forcebench", "ann-a")
+    assert progress.startswith("0 of")
+    next_id, _, progress, _ = api["annotate_save"]("forcebench", "ann-a", row_id, *no_forcebench, *[""] * 4)
+    assert progress.startswith("1 of")
+    before = snapshot(folder)
+    for make, reason in FAULTS.values():
+        make(monkeypatch, folder)
+        with pytest.raises(gr.Error) as failure:
+            api["annotate_save"]("forcebench", "ann-a", next_id, *no_forcebench, *[""] * 4)
+        assert failure.value.message == REFUSED.format(row=next_id, reason=reason)
+        assert api["annotate_next"]("forcebench", "ann-a")[0] == next_id  # the tab still serves
+        monkeypatch.undo()
+        assert snapshot(folder) == before
+    _, _, progress, _ = api["annotate_save"]("forcebench", "ann-a", next_id, *no_forcebench, *[""] * 4)
+    assert progress.startswith("2 of")
+
+
+# --- A sheet cut short ------------------------------------------------------------------------------
+
+NOTES = ["plain", "two\nlines, with a comma", 'quoted "word" and é', "emoji 😀 at the end 😀"]
+
+
+@pytest.mark.parametrize("benchmark", ["forcebench", "eviscope"])
+def test_a_sheet_cut_at_any_byte_loads_its_whole_lines_and_the_next_save_rewrites_it(
+    tmp_path: Path, benchmark: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = tmp_path / "annotations"
+    store = AnnotationStore(folder)
+    rows = sample_rows() if benchmark == "forcebench" else hand_rows()
+    verdict = (
+        forcebench_verdict if benchmark == "forcebench" else (lambda notes: eviscope_verdict("answer", notes))
+    )
+    for row, notes in zip(rows, NOTES, strict=False):
+        store.save(benchmark, "ann-a", row, verdict(notes=notes), rows)
+    path = folder / benchmark / "ann-a.csv"
+    whole = path.read_bytes()
+    full = store.sheet(benchmark, "ann-a", rows)
+    assert [v.notes for v in full.values()] == NOTES
+    if benchmark == "forcebench":
+        assert read_sheet(path, rows[: len(NOTES)]) == full  # the library reads the Space's sheet
+    line_ends = [
+        i + 2 for i in range(len(whole)) if whole[i : i + 2] == b"\r\n" and whole.count(b'"', 0, i) % 2 == 0
+    ]
+    assert len(line_ends) == 1 + len(NOTES)  # the header, then one line per verdict
+    for cut in range(len(whole)):
+        path.write_bytes(whole[:cut])
+        got = store.sheet(benchmark, "ann-a", rows)  # never raises
+        whole_lines = sum(end <= cut + 1 for end in line_ends[1:])  # a cut between \r and \n keeps it
+        assert list(got) == list(full)[:whole_lines], cut
+        assert all(got[i] == full[i] for i in got), cut
+    # The last verdict's line cut short: left out with one warning, and the next save rewrites the sheet whole.
+    path.write_bytes(whole[: line_ends[-1] - 5])
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="eviscope.space.annotation"):
+        for _ in range(3):
+            assert list(store.sheet(benchmark, "ann-a", rows)) == list(full)[:-1]
+    warned = [m for m in caplog.messages if "left out" in m]
+    assert len(warned) == 1 and str(tmp_path) not in warned[0]
+    store.save(benchmark, "ann-a", rows[len(NOTES)], verdict(notes="after"), rows)
+    again = AnnotationStore(folder).sheet(benchmark, "ann-a", rows)
+    assert list(again) == [*list(full)[:-1], rows[len(NOTES)]["id"]]
+    assert path.read_bytes().endswith(b"\r\n")
+
+
+def test_a_sheet_edited_into_nonsense_is_an_error_and_is_not_overwritten(tmp_path: Path) -> None:
+    store = AnnotationStore(tmp_path)
+    rows = sample_rows()
+    store.save("forcebench", "ann-a", rows[0], forcebench_verdict(), rows)
+    path = tmp_path / "forcebench" / "ann-a.csv"
+    path.write_bytes(path.read_bytes().replace(b"accept_force_gap", b"maybe"))
+    edited = path.read_bytes()
+    with pytest.raises(
+        EviScopeError, match=r"^the forcebench sheet of ann-a: line 2: field annotation_decision"
+    ):
+        store.save("forcebench", "ann-a", rows[1], forcebench_verdict(), rows)
+    assert path.read_bytes() == edited
+
+
+@pytest.mark.parametrize("benchmark", ["forcebench", "eviscope"])
+def test_agreement_after_a_cut_counts_only_complete_annotations(tmp_path: Path, benchmark: str) -> None:
+    store = AnnotationStore(tmp_path)
+    if benchmark == "forcebench":
+        rows = sample_rows()[:6]
+        acc, rej, nd = DECISIONS
+        a, b = [acc, acc, rej, acc, nd, acc], [acc, rej, rej, acc, acc, rej]
+        labels = list(DECISIONS)
+        verdict: Callable[[str], dict[str, str]] = forcebench_verdict
+    else:
+        rows = hand_rows()[:6]
+        a = ["answer", "answer", "abstain", "flag_conflict", "answer", "abstain"]
+        b = ["answer", "abstain", "abstain", "flag_conflict", "flag_conflict", "answer"]
+        labels = list(ACTIONS)
+        verdict = eviscope_verdict
+    for row, x, y in zip(rows, a, b, strict=True):
+        store.save(benchmark, "ann-a", row, verdict(x), rows)
+        store.save(benchmark, "ann-b", row, verdict(y), rows)
+    path = tmp_path / benchmark / "ann-a.csv"
+    data = path.read_bytes()
+    path.write_bytes(data[: data.rstrip(b"\r\n").rfind(b"\r\n") + 10])  # a's last line cut short
+    sheet_a = store.sheet(benchmark, "ann-a", rows)
+    sheet_b = store.sheet(benchmark, "ann-b", rows)
+    assert list(sheet_a) == [row["id"] for row in rows[:-1]] and len(sheet_b) == len(rows)
+    kappa, queue = agreement(benchmark, sheet_a, sheet_b, rows)
+    expected = float(cohen_kappa_score(a[:-1], b[:-1], labels=labels))  # the five complete pairs
+    assert not math.isnan(kappa) and kappa == pytest.approx(expected)
+    assert expected != pytest.approx(float(cohen_kappa_score(a, b, labels=labels)))  # the cut row would count
+    assert {line[0] for line in queue} <= {row["id"] for row in rows[:-1]}  # a's cut row is not adjudicated
+    if benchmark == "forcebench":
+        assert cohen_kappa(sheet_a, sheet_b) == pytest.approx(expected)
+
+
+def test_temporary_files_of_cut_short_writes_are_swept_and_never_annotators(tmp_path: Path) -> None:
+    rows = sample_rows()
+    AnnotationStore(tmp_path).save("forcebench", "ann-a", rows[0], forcebench_verdict(), rows)
+    left = [
+        tmp_path / "forcebench" / f"{TEMP_PREFIX}0123abcd{TEMP_SUFFIX}",
+        tmp_path / "forcebench" / ".ann-a.csv.x1y2.tmp",  # an earlier version's mkstemp name
+    ]
+    for path in left:
+        path.write_bytes(b"id,annotation_decision\r\nfb-0")
+    store = AnnotationStore(tmp_path)
+    assert not any(path.exists() for path in left)
+    assert store.annotators("forcebench") == ["ann-a"]
+
+
+# --- Kill mid-write ---------------------------------------------------------------------------------
+
+BIG = 64 * 1024
+
+
+def state_after(k: int, rows: list[dict[str, Any]]) -> dict[str, str]:
+    """The notes of each row after saves 0..k (save i writes row i % len(rows))."""
+    out: dict[str, str] = {}
+    for i in range(k + 1):
+        out[rows[i % len(rows)]["id"]] = f"{i}:" + "x" * BIG
+    return out
+
+
+def test_writers_killed_mid_write_leave_whole_sheets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = random.Random(SEED)
+    rows = hand_rows()
+    store = AnnotationStore(tmp_path)
+    start = time.perf_counter()
+    store.save("eviscope", "probe", rows[0], eviscope_verdict("answer", "x" * BIG * 8), rows)
+    per_save = time.perf_counter() - start
+    left_temporary = saves = 0
+    for trial in range(KILL_TRIALS):
+        name = f"w{trial}"
+        pid = os.fork()
+        if pid == 0:  # the writer: save after save until killed
+            try:
+                writer = AnnotationStore(tmp_path)
+                for i in range(10_000):
+                    writer.save(
+                        "eviscope",
+                        name,
+                        rows[i % len(rows)],
+                        eviscope_verdict("answer", f"{i}:" + "x" * BIG),
+                        rows,
+                    )
+            finally:
+                os._exit(0)
+        time.sleep(rng.uniform(2, 40) * per_save)
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        left_temporary += bool(list(tmp_path.glob("*/.*.tmp")))
+        got = {i: v.notes for i, v in AnnotationStore(tmp_path).sheet("eviscope", name, rows).items()}
+        assert not list(tmp_path.glob("*/.*.tmp"))  # swept by the new store
+        last = max((int(notes.split(":")[0]) for notes in got.values()), default=-1)
+        assert got == state_after(last, rows), trial  # one save's whole state
+        saves += last + 1
+    with capsys.disabled():
+        print(
+            f"\nannotation writer kill trials: {KILL_TRIALS}, {left_temporary} cut a write short, {saves} saves landed"
+        )
