@@ -32,11 +32,11 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import pydantic_core
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from pydantic import ValidationError as PydanticValidationError
 
 from eviscope.errors import EviScopeError, brief, plain
-from eviscope.rows import ACTIONS, VARIANTS
+from eviscope.rows import RowModel
 
 __all__ = [
     "MAX_AMOUNT",
@@ -389,35 +389,6 @@ def _join(source: str, preds: list[Prediction], rows: Sequence[Mapping[str, Any]
 # --- Rows given by a user ---------------------------------------------------------------------
 
 
-class _Document(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    doc_id: StrictStr
-    title: StrictStr | None = None
-    text: StrictStr
-
-
-class _Row(BaseModel):
-    """The SPEC §2 fields of a row: those scoring reads are required, the others checked if given."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    id: StrictStr
-    quartet_id: StrictStr
-    variant: Literal[VARIANTS]  # type: ignore[valid-type]
-    question: StrictStr | None = None
-    source_id: StrictStr | None = None
-    title: StrictStr | None = None
-    documents: list[_Document] | None = None
-    answers: list[StrictStr]
-    expected_action: Literal[ACTIONS]  # type: ignore[valid-type]
-    answerable: StrictBool | None = None
-    supporting_doc_ids: list[StrictStr]
-    conflicting_doc_ids: list[StrictStr] | None = None
-    support_spans: list[Quote]
-    conflict_answer: StrictStr | None = None
-
-
 def check_rows(rows: Iterable[Mapping[str, Any]], source: str = "references") -> list[Mapping[str, Any]]:
     """EviScope rows given by a user (the ``evaluate`` module's references), checked against SPEC §2:
     a row that is not a mapping, lacks a field scoring reads, or holds a wrongly typed field is an
@@ -426,7 +397,7 @@ def check_rows(rows: Iterable[Mapping[str, Any]], source: str = "references") ->
     if isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
         raise EviScopeError(f"{source}: expected a list of EviScope rows, got {type(rows).__name__}")
     rows = list(rows)
-    validate = _Row.__pydantic_validator__.validate_python
+    validate = RowModel.__pydantic_validator__.validate_python
     for index, row in enumerate(rows):
         try:
             validate(row)
