@@ -156,6 +156,7 @@ def test_a_report_folder_that_cannot_be_written_is_one_line_and_leaves_nothing(
     ]
     assert main(args) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1 and "out: cannot write the reports" in err
+    assert out == "" and err.count("\n") == 1
+    assert f"cannot write {blocker}: File exists (EEXIST); nothing was written into {blocker}" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "valid.jsonl"]
     assert blocker.read_text() == "a file where the report folder should go"

@@ -8,11 +8,14 @@ right-to-left marks, lone surrogates, a megabyte-long id).
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import math
 import reprlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from pathlib import Path
 
-__all__ = ["EviScopeError", "brief", "plain"]
+__all__ = ["EviScopeError", "brief", "os_error", "os_errors", "plain"]
 
 
 class EviScopeError(ValueError):
@@ -87,3 +90,26 @@ def brief(value: object, limit: int = 60) -> str:
     """
     text = _json_like(value, limit)
     return text if len(text) <= 4 * limit else text[: 4 * limit] + "…"
+
+
+def os_error(path: Path | str, err: OSError, action: str = "write", hint: str = "") -> EviScopeError:
+    """A one-line error for an OS error on ``path``: ``cannot write <path>: <reason> (ENOSPC); <hint>``.
+
+    >>> str(os_error("out/report.json", OSError(errno.ENOSPC, "No space left on device"), hint="free some"))
+    'cannot write out/report.json: No space left on device (ENOSPC); free some'
+    """
+    reason = err.strerror or str(err) or type(err).__name__
+    code = errno.errorcode.get(err.errno or 0)
+    reason = " ".join(f"{reason} ({code})".split()) if code else " ".join(reason.split())
+    return EviScopeError(
+        f"cannot {action} {plain(str(path), None)}: {reason}" + (f"; {hint}" if hint else "")
+    )
+
+
+@contextlib.contextmanager
+def os_errors(path: Path | str, action: str = "write", hint: str = "") -> Iterator[None]:
+    """Raise an OS error on ``path`` inside the block as :func:`os_error`'s one-line error."""
+    try:
+        yield
+    except OSError as err:
+        raise os_error(path, err, action, hint) from None

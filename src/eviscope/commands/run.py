@@ -25,16 +25,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from eviscope.dataset import DEFAULT_CONFIG, DEFAULT_DATASET_DIR, load_rows
-from eviscope.errors import EviScopeError
+from eviscope.errors import EviScopeError, os_errors
 from eviscope.forcebench.prompts import PROMPT_NAMES
 from eviscope.ragonite.row_context import contextualize_from_squad
 from eviscope.runner import manifest as manifests
 from eviscope.runner.accounting import PriceTable
 from eviscope.runner.backends import BACKENDS
 from eviscope.runner.backends.base import Backend, BackendInfo, SamplingConfig
+from eviscope.runner.backends.openai_backend import GIVE_UP_AFTER
 from eviscope.runner.execute import RunSettings, run_rows
 from eviscope.runner.policies import POLICIES
-from eviscope.runner.store import Journal, journal_path, os_errors, read_records, write_atomic
+from eviscope.runner.store import Journal, journal_path, read_records, write_atomic
 from eviscope.runner.tasks import EviScopeTask, ForceBenchTask, Task
 
 FORCEBENCH = "forcebench"
@@ -106,10 +107,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--timeout", type=float, default=120.0, metavar="S", help="openai: per request (default: 120)"
     )
     model.add_argument("--http-retries", type=int, default=5, metavar="N",
-                       help="openai: retries on 429, 5xx and timeouts, with exponential backoff (default: 5)")  # fmt: skip
-    model.add_argument("--http-give-up-after", type=int, default=8, metavar="N",
+                       help="openai: retries on 408, 409, 425, 429, 500, 502-504, timeouts and connection errors, with exponential backoff (default: 5)")  # fmt: skip
+    model.add_argument("--http-give-up-after", type=int, default=GIVE_UP_AFTER, metavar="N",
                        help="openai: stop sending once N requests in a row failed every retry with the "
-                       "server down (refused, timeouts, 5xx; not 429); 0: never (default: 8)")  # fmt: skip
+                       "server down (refused, timeouts, 5xx; not 429); 0: never (default: %(default)s)")  # fmt: skip
     model.add_argument(
         "--backoff", type=float, default=1.0, metavar="S", help="openai: first backoff (default: 1)"
     )

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from eviscope.dataset import add_rows_arguments, load_rows
 from eviscope.error_export import failing_quartets, write_error_export
-from eviscope.errors import EviScopeError, plain
+from eviscope.errors import os_error, plain
 from eviscope.predictions import Prediction, load_predictions
 from eviscope.reports import format_value, report, write_reports
 from eviscope.rows import VARIANTS
@@ -97,9 +97,7 @@ def _write_outputs(
             written.append(out_dir / path.name)
         return written
     except OSError as err:
-        raise EviScopeError(
-            f"{plain(str(out_dir), None)}: cannot write the reports: {err.strerror or err}"
-        ) from None
+        raise os_error(out_dir, err, hint=f"nothing was written into {plain(str(out_dir), None)}") from None
     finally:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)

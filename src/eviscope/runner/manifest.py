@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from eviscope import __version__
-from eviscope.errors import EviScopeError
+from eviscope.errors import EviScopeError, os_error
 from eviscope.runner.accounting import PriceTable, totals
 from eviscope.runner.backends.base import BackendInfo, SamplingConfig
 from eviscope.runner.parsing import PARSER_VERSION, RETRY_INSTRUCTION
 from eviscope.runner.policies import text_sha256
 from eviscope.runner.schemas import schema_hash
-from eviscope.runner.store import os_error, write_atomic
+from eviscope.runner.store import write_atomic
 from eviscope.runner.tasks import Task
 
 MANIFEST = "manifest.json"

@@ -16,34 +16,15 @@ import contextlib
 import errno
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from eviscope.errors import EviScopeError, plain
+from eviscope.errors import EviScopeError, os_error, os_errors, plain
 
 JOURNAL_GLOB = "records*.jsonl"
 
 RESUME_HINT = "what was journaled before is kept: fix that and rerun the same command to resume"
-
-
-def os_error(path: Path | str, err: OSError, action: str = "write", hint: str = RESUME_HINT) -> EviScopeError:
-    """A one-line error for an OS error on ``path``: ``cannot write <path>: <reason> (ENOSPC); <hint>``."""
-    reason = err.strerror or str(err) or type(err).__name__
-    code = errno.errorcode.get(err.errno or 0)
-    reason = " ".join(f"{reason} ({code})".split()) if code else " ".join(reason.split())
-    return EviScopeError(
-        f"cannot {action} {plain(str(path), None)}: {reason}" + (f"; {hint}" if hint else "")
-    )
-
-
-@contextlib.contextmanager
-def os_errors(path: Path | str, action: str = "write", hint: str = RESUME_HINT) -> Iterator[None]:
-    """Raise an OS error on ``path`` inside the block as :func:`os_error`'s one-line error."""
-    try:
-        yield
-    except OSError as err:
-        raise os_error(path, err, action, hint) from None
 
 
 def journal_path(out_dir: Path, shard: tuple[int, int] | None = None) -> Path:
@@ -106,13 +87,13 @@ class Journal:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        with os_errors(path):
+        with os_errors(path, hint=RESUME_HINT):
             path.parent.mkdir(parents=True, exist_ok=True)
         if path.exists():
             data = _read_journal(path)
             keep = data.rfind(b"\n") + 1
             if keep < len(data):  # a torn last line from a killed run
-                with os_errors(path), path.open("r+b") as handle:
+                with os_errors(path, hint=RESUME_HINT), path.open("r+b") as handle:
                     handle.truncate(keep)
                     handle.flush()
                     os.fsync(handle.fileno())
@@ -123,7 +104,7 @@ class Journal:
         if not data:
             return
         created = not self.path.exists()
-        with os_errors(self.path):
+        with os_errors(self.path, hint=RESUME_HINT):
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         try:
             size = os.fstat(fd).st_size
@@ -134,11 +115,11 @@ class Journal:
                 with contextlib.suppress(OSError):  # a part written before the failure is cut off
                     os.ftruncate(fd, size)
                     os.fsync(fd)
-                raise os_error(self.path, err) from None
+                raise os_error(self.path, err, hint=RESUME_HINT) from None
         finally:
             os.close(fd)
         if created:
-            with os_errors(self.path):
+            with os_errors(self.path, hint=RESUME_HINT):
                 _fsync_dir(self.path.parent)
 
 
@@ -159,4 +140,4 @@ def write_atomic(path: Path, text: str) -> None:
     except OSError as err:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        raise os_error(path, err) from None
+        raise os_error(path, err, hint=RESUME_HINT) from None
