@@ -41,7 +41,6 @@ def test_twenty_concurrent_submissions_each_land_exactly_once(built_dataset: Pat
         report = load.run_load(server.url, uploads, 20, resends=3, clashes=2, config=CONFIG, results=results)
     finally:
         server.stop()
-    print(report.table())
     assert report.sent == 25 and report.systems == 20
     assert (report.landed, report.duplicated, report.lost, report.errors) == (20, 0, 0, 0), report.table()
     assert report.count("recorded") == 20

@@ -19,6 +19,7 @@ from eviscope.errors import EviScopeError
 from eviscope.space.annotation import AnnotationStore
 from eviscope.space.data import RowSource
 from eviscope.space.leaderboard import HubResultStore, LocalResultStore, ResultStore
+from eviscope.space.submissions import MAX_BYTES
 from eviscope.space.ui import CSS, build_demo
 
 if TYPE_CHECKING:
@@ -68,6 +69,7 @@ def main(argv: list[str] | None = None, *, block: bool = True) -> gr.Blocks:
         server_port=args.port,
         css=CSS,
         show_error=True,
+        max_file_size=MAX_BYTES,  # refused before gradio stores the upload
         prevent_thread_lock=not block,
     )
     return demo

@@ -9,7 +9,6 @@ is escaped wherever the Space shows it.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -99,19 +98,16 @@ def score_submission(
     data = _read_upload(path)
     name = plain(path.name, 100)
     scores = None
-    try:
-        if is_forcebench(config):
-            preds = read_predictions(path, source=name)
-            result = score_units(units_from_predictions(rows, preds, source=name))
-            kept = [p.model_dump(exclude_none=True) for p in preds]
-        else:
-            preds = load_predictions(path, rows, source=name)
-            scores = score_predictions(rows, preds)
-            result = scores.to_dict()
-            kept = [p.model_dump(exclude_none=True) for p in preds]
-    except EviScopeError as err:
-        # The library names the uploaded file by its path; show only the name the user chose.
-        raise EviScopeError(str(err).replace(f"{path.parent}{os.sep}", "")) from None
+    # Errors name the upload by ``source``, the name the user chose, never the server's path.
+    if is_forcebench(config):
+        preds = read_predictions(path, source=name)
+        result = score_units(units_from_predictions(rows, preds, source=name))
+        kept = [p.model_dump(exclude_none=True) for p in preds]
+    else:
+        preds = load_predictions(path, rows, source=name)
+        scores = score_predictions(rows, preds)
+        result = scores.to_dict()
+        kept = [p.model_dump(exclude_none=True) for p in preds]
     digest = hashlib.sha256(b"\x1f".join([config.encode(), system.encode(), data])).hexdigest()[:16]
     return Submission(
         id=digest,
