@@ -5,10 +5,7 @@ only that a ``Retry-After: 1`` was waited for, and how many requests a dead serv
 
 from __future__ import annotations
 
-import builtins
 import errno
-import importlib.util
-import io
 import json
 import os
 import socket
@@ -17,6 +14,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from fault_injection import make_read_only
+from module_files import load_file
 from runner_fixtures import ANSWER, chat_server, read_jsonl
 
 from eviscope.cli import main
@@ -27,14 +26,7 @@ from eviscope.runner.store import Journal, read_records, write_atomic
 BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "runner_faults.py"
 
 
-def _benchmark():
-    spec = importlib.util.spec_from_file_location("runner_faults", BENCHMARK)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-faults = _benchmark()
+faults = load_file(BENCHMARK, "runner_faults")
 
 
 def _argv(dataset, out, url, *extra):
@@ -302,8 +294,7 @@ def _is(fd, path):
 
 def _read_only(monkeypatch, folder: Path) -> str:
     """Make ``folder`` read-only, and return the OS reason the error must name: by its mode where
-    that binds (the caller restores it), else (as root, which ignores modes) by refusing every write
-    into it with EROFS, as a read-only mount does."""
+    that binds (the caller restores it), else (as root, which ignores modes) as a read-only mount."""
     folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
     probe = folder / ".probe"
     try:
@@ -312,41 +303,7 @@ def _read_only(monkeypatch, folder: Path) -> str:
         return "Permission denied (EACCES)"
     probe.unlink()
     folder.chmod(0o755)
-    root = str(folder.resolve())
-
-    def inside(path) -> bool:
-        return isinstance(path, str | os.PathLike) and os.path.abspath(os.fspath(path)).startswith(root)
-
-    def refuse(path):
-        raise OSError(errno.EROFS, os.strerror(errno.EROFS), os.fspath(path))
-
-    real_open, real_os_open, real_replace, real_mkdir = io.open, os.open, os.replace, os.mkdir
-
-    def fake_open(file, mode="r", *args, **kwargs):
-        if inside(file) and set(mode) & set("wax+"):
-            refuse(file)
-        return real_open(file, mode, *args, **kwargs)
-
-    def fake_os_open(path, flags, *args, **kwargs):
-        if inside(path) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC):
-            refuse(path)
-        return real_os_open(path, flags, *args, **kwargs)
-
-    def fake_replace(src, dst, *args, **kwargs):
-        if inside(src) or inside(dst):
-            refuse(dst)
-        return real_replace(src, dst, *args, **kwargs)
-
-    def fake_mkdir(path, *args, **kwargs):
-        if inside(path) and not os.path.exists(path):
-            refuse(path)
-        return real_mkdir(path, *args, **kwargs)
-
-    monkeypatch.setattr(io, "open", fake_open)
-    monkeypatch.setattr(builtins, "open", fake_open)
-    monkeypatch.setattr(os, "open", fake_os_open)
-    monkeypatch.setattr(os, "replace", fake_replace)
-    monkeypatch.setattr(os, "mkdir", fake_mkdir)
+    make_read_only(monkeypatch, folder)
     return "Read-only file system (EROFS)"
 
 

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import errno
 import logging
 import math
 import os
@@ -29,6 +28,7 @@ from typing import Any
 
 import pytest
 from eviscope_fixtures import hand_rows
+from fault_injection import make_full, make_read_only, snapshot
 from filelock import FileLock
 from forcebench_fixtures import sample_rows
 from sklearn.metrics import cohen_kappa_score
@@ -51,63 +51,6 @@ def forcebench_verdict(decision: str = "accept_force_gap", notes: str = "") -> d
 
 def eviscope_verdict(action: str, notes: str = "") -> dict[str, str]:
     return {"action": action, "supporting_doc_id": "", "answer": "", "notes": notes}
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-# --- Simulated faults (root ignores file modes) -----------------------------------------------------
-
-
-def _under(path: Any, folder: str) -> bool:
-    try:
-        name = os.path.abspath(os.fsdecode(os.fspath(path)))
-    except TypeError:  # a file descriptor
-        return False
-    return name == folder or name.startswith(folder + os.sep)
-
-
-def make_read_only(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
-    """What a read-only filesystem does to opening for writing, creating, renaming and removing."""
-    where = str(folder.resolve())
-    real_open = os.open
-    writing = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
-
-    def refuse(real: Callable[..., Any]) -> Callable[..., Any]:
-        def call(path: Any, *args: Any, **kwargs: Any) -> Any:
-            if _under(path, where):
-                raise OSError(errno.EROFS, os.strerror(errno.EROFS), os.fspath(path))
-            return real(path, *args, **kwargs)
-
-        return call
-
-    def open_(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
-        if flags & writing and _under(path, where):
-            raise OSError(errno.EROFS, os.strerror(errno.EROFS), os.fspath(path))
-        return real_open(path, flags, *args, **kwargs)
-
-    monkeypatch.setattr(os, "open", open_)
-    for name in ("replace", "rename", "unlink", "remove", "mkdir", "rmdir"):
-        monkeypatch.setattr(os, name, refuse(getattr(os, name)))
-
-
-def make_full(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
-    """A full disk: a new file is created, but its data goes to ``/dev/full`` (ENOSPC on write)."""
-    if not os.path.exists("/dev/full"):
-        pytest.skip("no /dev/full on this system")
-    where = str(folder.resolve())
-    real_open = os.open
-
-    def open_(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
-        fd = real_open(path, flags, *args, **kwargs)
-        if flags & os.O_EXCL and _under(path, where):
-            full = real_open("/dev/full", os.O_WRONLY)
-            os.dup2(full, fd)
-            os.close(full)
-        return fd
-
-    monkeypatch.setattr(os, "open", open_)
 
 
 FAULTS = {

@@ -18,12 +18,11 @@
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import os
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ import pytest
 pytest.importorskip("gradio")
 pytest.importorskip("gradio_client")
 
+from fault_injection import make_full, make_read_only, snapshot
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 from space_server import SpaceForks, free_port, load_app
@@ -185,53 +185,6 @@ def test_writers_killed_mid_write_leave_complete_results_and_no_stale_lock(
 # --- Unwritable results folder ----------------------------------------------------------------------
 
 
-def _under(path: Any, folder: str) -> bool:
-    try:
-        name = os.path.abspath(os.fsdecode(os.fspath(path)))
-    except TypeError:  # a file descriptor
-        return False
-    return name == folder or name.startswith(folder + os.sep)
-
-
-def _refuse(code: int, folder: str, real: Callable[..., Any]) -> Callable[..., Any]:
-    def call(path: Any, *args: Any, **kwargs: Any) -> Any:
-        if _under(path, folder):
-            raise OSError(code, os.strerror(code), os.fspath(path))
-        return real(path, *args, **kwargs)
-
-    return call
-
-
-def make_read_only(monkeypatch: pytest.MonkeyPatch, folder: str) -> None:
-    """What a read-only filesystem does to opening for writing, creating, renaming and removing."""
-    real_open = os.open
-    writing = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
-
-    def open_(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
-        if flags & writing and _under(path, folder):
-            raise OSError(errno.EROFS, os.strerror(errno.EROFS), os.fspath(path))
-        return real_open(path, flags, *args, **kwargs)
-
-    monkeypatch.setattr(os, "open", open_)
-    for name in ("replace", "rename", "unlink", "remove", "mkdir", "rmdir"):
-        monkeypatch.setattr(os, name, _refuse(errno.EROFS, folder, getattr(os, name)))
-
-
-def make_full(monkeypatch: pytest.MonkeyPatch, folder: str) -> None:
-    """A full disk: a new file is created, but its data goes to ``/dev/full`` (ENOSPC on write)."""
-    real_open = os.open
-
-    def open_(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
-        fd = real_open(path, flags, *args, **kwargs)
-        if flags & os.O_EXCL and _under(path, folder):
-            full = real_open("/dev/full", os.O_WRONLY)
-            os.dup2(full, fd)
-            os.close(full)
-        return fd
-
-    monkeypatch.setattr(os, "open", open_)
-
-
 @pytest.fixture(scope="module")
 def served(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Client, Path]]:
     """The app served in this process (so that its ``os`` calls can be patched), with one result."""
@@ -242,10 +195,6 @@ def served(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
         yield Client(demo.local_url, verbose=False), results
     finally:
         demo.close()
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 FAULTS = {
@@ -275,8 +224,6 @@ def test_unwritable_results_give_one_error_line_record_nothing_and_the_space_kee
 
         expected = "the results folder is not writable (EACCES)"
     else:
-        if fault == "full-disk" and not os.path.exists("/dev/full"):
-            pytest.skip("no /dev/full on this system")
         make, expected = FAULTS[fault]
         make(monkeypatch, folder)
         undo = monkeypatch.undo
