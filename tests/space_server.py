@@ -8,7 +8,6 @@ kill and restart the Space many times.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import signal
@@ -20,6 +19,8 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+
+from module_files import load_file
 
 REPO = Path(__file__).resolve().parents[1]
 APP = REPO / "spaces" / "eviscope" / "app.py"
@@ -34,13 +35,7 @@ def free_port() -> int:
 
 def load_app() -> ModuleType:
     """``spaces/eviscope/app.py`` as a module (``main(argv, block=False)`` serves in this process)."""
-    if "eviscope_space_app" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("eviscope_space_app", APP)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-    return sys.modules["eviscope_space_app"]
+    return load_file(APP, "eviscope_space_app")
 
 
 def _environment() -> dict[str, str]:

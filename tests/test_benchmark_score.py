@@ -3,7 +3,6 @@ the command reports both timing sides, the ratio and the memory bound (no timing
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from eviscope_fixtures import hand_rows, write_dataset
+from module_files import load_file
 
 from eviscope.predictions import Prediction, load_predictions
 from eviscope.rows import VARIANTS
@@ -21,10 +21,7 @@ BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "score.py"
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("score_benchmark", BENCHMARK)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(BENCHMARK, "score_benchmark")
 
 
 def test_replicated_rows_score_as_their_base_rows_do(bench, tmp_path):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import doctest
-import importlib.util
 from pathlib import Path
 
 import evaluate
 import pytest
 from forcebench_fixtures import REPO, sample_rows
+from module_files import load_file
 
 from eviscope.forcebench.baselines import baseline_predictions
 from eviscope.forcebench.scoring import score_units, units_from_predictions
@@ -52,10 +52,7 @@ def test_mismatched_ids_are_refused(forcebench) -> None:
 
 def test_the_card_example_runs_as_a_doctest(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)
-    spec = importlib.util.spec_from_file_location("forcebench_metric", METRIC / "forcebench.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    outcome = doctest.testmod(module)
+    outcome = doctest.testmod(load_file(METRIC / "forcebench.py", "forcebench_metric"))
     assert outcome.attempted > 0 and outcome.failed == 0
 
 

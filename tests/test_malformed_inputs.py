@@ -10,14 +10,13 @@ files through a fresh process whose peak memory is bounded.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 from malformed_inputs import CORPUS, ENTRY_POINTS, Inputs, by_name
+from module_files import load_file
 
 REPO = Path(__file__).resolve().parents[1]
 CONFIG = "eviscope-v1.1"
@@ -26,14 +25,7 @@ MAX_RSS_MB = 1024
 
 
 def load_benchmark() -> ModuleType:
-    name = "malformed_inputs_benchmark"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / "malformed_inputs.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    return load_file(REPO / "benchmarks" / "malformed_inputs.py", "malformed_inputs_benchmark")
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import json
 import os
 import random
@@ -14,6 +13,7 @@ from pathlib import Path
 import evaluate
 import pytest
 from eviscope_fixtures import HAND_SUCCESS, HAND_VALUES, hand_predictions, hand_rows
+from module_files import load_file
 
 from eviscope.errors import EviScopeError
 from eviscope.scoring import score
@@ -68,9 +68,7 @@ def test_card_front_matter_and_space_files():
 
 def test_doctested_example(monkeypatch):
     monkeypatch.chdir(REPO)
-    spec = importlib.util.spec_from_file_location("eviscope_metric_doc", MODULE_DIR / "eviscope.py")
-    source = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(source)
+    source = load_file(MODULE_DIR / "eviscope.py", "eviscope_metric_doc")
     test = doctest.DocTestParser().get_doctest(source._KWARGS_DESCRIPTION, {}, "eviscope", None, 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)

@@ -6,14 +6,13 @@ app started on 127.0.0.1; no timing is asserted.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from module_files import load_file
 
 pytest.importorskip("gradio")
 pytest.importorskip("gradio_client")
@@ -24,12 +23,7 @@ CONFIG = "eviscope-v1.1"
 
 
 def benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("space_load", REPO / "benchmarks" / "space_load.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_file(REPO / "benchmarks" / "space_load.py", "space_load")
 
 
 def test_twenty_concurrent_submissions_each_land_exactly_once(built_dataset: Path, tmp_path: Path) -> None:
