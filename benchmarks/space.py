@@ -33,14 +33,22 @@ TARGET_S = 1.0
 
 
 def start_space(dataset: str, results: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``spaces/eviscope/app.py`` on a free local port, offline, once it answers: (process, URL).
+    ``benchmarks/space_load.py`` starts its Space with this too."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False"}
+    env = {
+        **os.environ,
+        "GRADIO_ANALYTICS_ENABLED": "False",
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+    }
     args = [sys.executable, str(APP), "--dataset", dataset, "--results", str(results), "--port", str(port)]
     process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/"
-    for _ in range(600):
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(url, timeout=2):
                 return process, url

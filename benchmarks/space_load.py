@@ -21,15 +21,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -224,32 +219,6 @@ def write_uploads(dataset: str | Path, out: Path, config: str = DEFAULT_CONFIG) 
     return uploads
 
 
-def start_space(dataset: str, results: Path) -> tuple[subprocess.Popen[bytes], str]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    env = {
-        **os.environ,
-        "GRADIO_ANALYTICS_ENABLED": "False",
-        "HF_HUB_OFFLINE": "1",
-        "HF_DATASETS_OFFLINE": "1",
-    }
-    args = [sys.executable, str(APP), "--dataset", dataset, "--results", str(results), "--port", str(port)]
-    process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return process, url
-        except OSError:
-            if process.poll() is not None:
-                raise SystemExit(f"the Space exited with {process.returncode}") from None
-            time.sleep(0.2)
-    process.terminate()
-    raise SystemExit("the Space did not start in 120 s")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", default=DEFAULT_DATASET_DIR, help="built dataset folder")
@@ -259,6 +228,7 @@ def main() -> None:
         "--clashes", type=int, default=2, help="other files under the second name (default 2)"
     )
     args = parser.parse_args()
+    from space import start_space  # benchmarks/space.py: run as a script, its folder is on sys.path
 
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
