@@ -27,8 +27,8 @@ from typing import NamedTuple
 from bm25s.stopwords import STOPWORDS_EN
 
 from eviscope.builders.answer_forms import FORMS, answer_form
-from eviscope.builders.sentences import sentence_spans
 from eviscope.normalize import contains, tokens
+from eviscope.sentences import sentence_spans
 
 CONFLICT_CUES: tuple[str, ...] = (
     "however",

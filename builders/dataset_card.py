@@ -15,6 +15,7 @@ from datasets.splits import SplitDict, SplitInfo
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
 
+from eviscope.layout import split_path
 from eviscope.rows import SPLIT
 
 _NEW_CARD_BODY = (
@@ -28,7 +29,7 @@ def update_card(card_path: Path, config: str, features: Features, num_examples: 
         card = DatasetCard.load(card_path)
     else:
         card = DatasetCard(f"---\n{DatasetCardData().to_yaml()}\n---\n{_NEW_CARD_BODY}")
-    data_files = [{"split": SPLIT, "path": f"data/{config}/{SPLIT}.parquet"}]
+    data_files = [{"split": SPLIT, "path": split_path(Path(), config).as_posix()}]
     MetadataConfigs({config: {"data_files": data_files}}).to_dataset_card_data(card.data)
     splits = SplitDict()
     splits.add(SplitInfo(name=SPLIT, num_bytes=num_bytes, num_examples=num_examples))

@@ -23,9 +23,9 @@ from eviscope.builders import eviscope_quartets as q
 from eviscope.builders.conflict_lints import LINTS
 from eviscope.builders.dataset_card import update_card
 from eviscope.builders.parquet_split import write_split
-from eviscope.builders.squad_source import Squad
 from eviscope.ragonite.row_context import contextualize_rows, squad_articles
 from eviscope.rows import EVISCOPE_FEATURES, VARIANTS
+from eviscope.squad_source import Squad
 
 DEFAULT_SEED = 13
 

@@ -35,10 +35,10 @@ import bm25s
 from eviscope.builders.answer_forms import answer_form, substitute_number, substitute_year
 from eviscope.builders.conflict_edits import legacy_conflict, repaired_conflict
 from eviscope.builders.conflict_lints import ConflictCase, LintResult, conflict_cues_in, run_lints
-from eviscope.builders.sentences import sentence_at
-from eviscope.builders.squad_source import Question, Squad
 from eviscope.normalize import contains, tokens
 from eviscope.rows import EXPECTED_ACTION, VARIANTS, row_id
+from eviscope.sentences import sentence_at
+from eviscope.squad_source import Question, Squad
 
 
 @dataclass(frozen=True)

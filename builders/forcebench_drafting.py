@@ -33,11 +33,11 @@ from typing import Any
 
 from eviscope.builders.dataset_card import update_card
 from eviscope.builders.parquet_split import split_path, write_split
-from eviscope.builders.sentences import sentence_spans
 from eviscope.errors import EviScopeError
 from eviscope.forcebench.lints import DRAFT_LINTS, edit_window, failed_lints, lint_counts
 from eviscope.forcebench.patterns import Edit, find_edits
 from eviscope.forcebench.rows import AXES, CONFIG, FORCEBENCH_FEATURES
+from eviscope.sentences import sentence_spans
 from eviscope.sources import SourceRef, how_to_point
 
 __all__ = ["MAX_PER_AXIS", "build_forcebench", "draft_rows", "eligible_sentence", "read_attributionbench"]

@@ -8,12 +8,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from datasets import Features
 
-from eviscope.rows import SPLIT
-
-
-def split_path(out_dir: Path, config: str) -> Path:
-    """Where a config's data lives inside the dataset repo: ``data/<config>/test.parquet``."""
-    return out_dir / "data" / config / f"{SPLIT}.parquet"
+from eviscope.layout import split_path
 
 
 def write_split(out_dir: Path, config: str, rows: list[dict], features: Features) -> pa.Table:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from eviscope.builders.squad_source import load_squad
+from eviscope.squad_source import load_squad
 from eviscope.ragonite.contextualize import Context, contextualize, squad_context
 from eviscope.sources import resolve
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from eviscope.builders.squad_source import load_squad
+from eviscope.squad_source import load_squad
 from eviscope.sources import SourceRef
 
 

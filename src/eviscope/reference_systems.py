@@ -20,8 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from eviscope.builders.sentences import sentence_spans
 from eviscope.normalize import contains, norm, tokens
+from eviscope.sentences import sentence_spans
 
 __all__ = ["DEFAULT_THRESHOLD", "SYSTEMS", "always_answer", "lexical", "oracle", "predict"]
 

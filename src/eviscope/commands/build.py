@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _build_eviscope(args: argparse.Namespace, names: list[str], console: Console) -> dict:
     from eviscope.builders.eviscope_configs import DEFAULT_SEED, build_eviscope
-    from eviscope.builders.squad_source import load_squad
+    from eviscope.squad_source import load_squad
 
     def progress(items: Iterable) -> Iterable:
         return track(items, description="Scanning SQuAD questions", console=console, transient=True)

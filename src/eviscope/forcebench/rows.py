@@ -10,6 +10,7 @@ import pyarrow.parquet as pq
 from datasets import Features, Value
 
 from eviscope.errors import EviScopeError
+from eviscope.layout import split_path
 
 AXES: tuple[str, ...] = ("relation", "modality", "scope", "temporal", "numeric")
 """The five force axes, in canonical order."""
@@ -21,7 +22,6 @@ STATUSES: tuple[str, ...] = ("drafted", "annotated", "adjudicated")
 """``annotation_status`` values: drafted by rule, annotated by two people, or settled by adjudication."""
 
 CONFIG = "forcebench"
-SPLIT = "test"
 
 FORCEBENCH_FEATURES = Features(
     {
@@ -59,7 +59,7 @@ def read_rows(path: Path | str) -> list[dict[str, Any]]:
     or of one parquet file; a missing file or a wrong schema is an error naming the path."""
     path = Path(path)
     if path.is_dir():
-        path = path / "data" / CONFIG / f"{SPLIT}.parquet"
+        path = split_path(path, CONFIG)
     if not path.is_file():
         raise EviScopeError(f"{path}: no ForceBench rows here; build them with `eviscope build forcebench`")
     try:

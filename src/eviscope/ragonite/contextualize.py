@@ -77,7 +77,7 @@ def squad_context(paragraphs: Sequence[str], title: str, text: str, with_neighbo
     """The context of ``text`` inside a SQuAD article: its title and, optionally, the paragraphs around it.
 
     ``paragraphs`` are the article's paragraphs in article order (``Paragraph.context`` of
-    ``eviscope.builders.squad_source`` for one title). ``text`` is found verbatim, or else it is an
+    ``eviscope.squad_source`` for one title). ``text`` is found verbatim, or else it is an
     edited paragraph (an EviScope conflict passage) and takes the place of the paragraph it shares the
     most tokens with, so an edited passage gets the same neighbours as its original and its context
     does not tell it apart.

@@ -26,7 +26,7 @@ from eviscope.normalize import contains
 from eviscope.ragonite.contextualize import Context, contextualize, squad_context
 
 if TYPE_CHECKING:
-    from eviscope.builders.squad_source import Squad
+    from eviscope.squad_source import Squad
 
 __all__ = ["TRANSFORM", "ContextReport", "contextualize_from_squad", "contextualize_rows", "squad_articles"]
 
@@ -104,8 +104,8 @@ def contextualize_from_squad(
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``rows`` contextualized from SQuAD (``squad_location``, else ``$EVISCOPE_SQUAD``, else the hub),
     and what a run manifest records about it (the copy, its checksum and the :class:`ContextReport`)."""
-    from eviscope.builders.squad_source import load_squad
     from eviscope.sources import resolve
+    from eviscope.squad_source import load_squad
 
     ref = resolve("squad", squad_location)
     squad = load_squad(ref)

@@ -29,6 +29,7 @@ from packaging.utils import canonicalize_name
 
 from eviscope import __version__
 from eviscope.errors import EviScopeError
+from eviscope.layout import split_path
 from eviscope.rows import SPLIT
 
 DATASET_NAME = "eviscope"
@@ -195,7 +196,7 @@ def _stage_dataset(
     card_path = dataset_dir / "README.md"
     if not card_path.is_file():
         raise EviScopeError(f"{card_path}: no dataset card; run `eviscope build` first")
-    missing = [c for c in configs if not _split_file(dataset_dir, c).is_file()]
+    missing = [c for c in configs if not split_path(dataset_dir, c).is_file()]
     if missing:
         raise EviScopeError(
             f"{dataset_dir}: no built data for {', '.join(missing)}; run: eviscope build {' '.join(missing)}"
@@ -208,14 +209,10 @@ def _stage_dataset(
     folder.mkdir(parents=True)
     (folder / "README.md").write_text(str(card), encoding="utf-8")
     for config in configs:
-        target = _split_file(folder, config)
+        target = split_path(folder, config)
         target.parent.mkdir(parents=True)
-        shutil.copyfile(_split_file(dataset_dir, config), target)
+        shutil.copyfile(split_path(dataset_dir, config), target)
     (folder / "eval.yaml").write_text(_eval_yaml(configs, metric_ids), encoding="utf-8")
-
-
-def _split_file(root: Path, config: str) -> Path:
-    return root / "data" / config / f"{SPLIT}.parquet"
 
 
 def _eval_yaml(configs: tuple[str, ...], metric_ids: list[str]) -> str:
