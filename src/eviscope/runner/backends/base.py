@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from importlib import metadata
-from typing import Any, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol, Self
 
 Message = dict[str, str]
 """A chat turn: ``{"role": "user" | "assistant" | "system", "content": ...}``."""
@@ -77,6 +77,52 @@ class Backend(Protocol):
     def complete(self, requests: list[ChatRequest]) -> list[Completion]:
         """One completion per request, in order."""
         ...
+
+
+def option(default: Any, help: str, *, flag: str | None = None, metavar: str | None = None) -> Any:
+    """A field of a backend's settings that ``eviscope run`` offers as ``--flag`` (the field name
+    with dashes unless ``flag`` says otherwise), with ``help`` and the field's default."""
+    return field(default=default, metadata={"help": help, "flag": flag, "metavar": metavar})
+
+
+@dataclass(frozen=True)
+class BackendSettings:
+    """What a backend is built from. Each backend module subclasses it as ``Settings``: its fields,
+    declared with :func:`option`, become the options of ``eviscope run`` and are recorded in the
+    manifest (``backend_settings``), from which :mod:`eviscope.ragonite.run_attribution` rebuilds
+    the backend."""
+
+    name: ClassVar[str]
+    data_parallel: ClassVar[bool] = False
+    """Whether ``--data-parallel-size`` may shard the rows over processes of this backend."""
+
+    model: str
+    revision: str | None = option(None, "model revision (branch, tag or commit)")
+    dtype: str | None = option(None, "weights dtype")
+    structured_output: bool = option(
+        True,
+        "constrain decoding to the task's JSON schema (the parser still reads it)",
+        flag="--no-structured-output",
+    )
+
+    def create(self, sampling: SamplingConfig) -> Backend:
+        """The backend these settings describe (its engine imported here, not before)."""
+        raise NotImplementedError
+
+    def device_group_size(self) -> int:
+        """GPUs each data-parallel process takes (0: it needs no device of its own)."""
+        return 0
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> Self:
+        """Settings from named options (a command line's or a manifest's); None keeps a default.
+
+        Unknown names are ignored, so one command line can carry every backend's options."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in options.items() if k in names and v is not None})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def package_version(package: str) -> str | None:

@@ -25,8 +25,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -34,9 +36,11 @@ from typing import Any
 from eviscope.errors import EviScopeError, plain
 from eviscope.runner.backends.base import (
     BackendInfo,
+    BackendSettings,
     ChatRequest,
     Completion,
     SamplingConfig,
+    option,
     package_version,
 )
 
@@ -45,6 +49,56 @@ DOWN_STATUSES = frozenset({408, 500, 502, 503, 504})
 """Retried statuses that say the server is down or overwhelmed, not alive and pushing back (429)."""
 GIVE_UP_AFTER = 8
 """Requests in a row that failed after every retry, server down, before a run stops sending more."""
+
+
+DEFAULT_BASE_URL = "http://localhost:8000/v1"
+
+
+@dataclass(frozen=True)
+class Settings(BackendSettings):
+    """``--backend openai``: any OpenAI-compatible chat completions server."""
+
+    name = "openai"
+
+    base_url: str | None = option(
+        None, f"server URL (default: $OPENAI_BASE_URL, else {DEFAULT_BASE_URL})", metavar="URL"
+    )
+    api_key_env: str = option("OPENAI_API_KEY", "environment variable holding the API key", metavar="VAR")
+    concurrency: int = option(8, "requests in flight", metavar="N")
+    timeout_s: float = option(120.0, "seconds per request", flag="--timeout", metavar="S")
+    max_retries: int = option(
+        5,
+        "retries on 408, 409, 425, 429, 500, 502-504, timeouts and connection errors, with "
+        "exponential backoff",
+        flag="--http-retries",
+        metavar="N",
+    )
+    backoff_s: float = option(1.0, "first backoff, in seconds", flag="--backoff", metavar="S")
+    give_up_after: int = option(
+        GIVE_UP_AFTER,
+        "stop sending once N requests in a row failed every retry with the server down (refused, "
+        "timeouts, 5xx; not 429); 0: never",
+        flag="--http-give-up-after",
+        metavar="N",
+    )
+
+    def __post_init__(self) -> None:
+        if self.base_url is None:  # resolved now, so that the manifest records the URL used
+            object.__setattr__(self, "base_url", os.environ.get("OPENAI_BASE_URL", DEFAULT_BASE_URL))
+
+    def create(self, sampling: SamplingConfig) -> OpenAIBackend:
+        return OpenAIBackend(
+            self.model,
+            sampling,
+            base_url=str(self.base_url),
+            api_key=os.environ.get(self.api_key_env),
+            concurrency=self.concurrency,
+            timeout_s=self.timeout_s,
+            max_retries=self.max_retries,
+            backoff_s=self.backoff_s,
+            structured_output=self.structured_output,
+            give_up_after=self.give_up_after,
+        )
 
 
 class OpenAIBackend:

@@ -12,15 +12,18 @@ from __future__ import annotations
 import copy
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from eviscope.errors import EviScopeError
 from eviscope.runner.backends.base import (
     BackendInfo,
+    BackendSettings,
     ChatRequest,
     Completion,
     Message,
     SamplingConfig,
+    option,
     package_version,
 )
 
@@ -29,6 +32,29 @@ FALLBACK_CHAT_FORMAT = "role: content per turn, then 'assistant:'"
 
 def _fallback_prompt(messages: list[Message]) -> str:
     return "".join(f"{m['role']}: {m['content']}\n\n" for m in messages) + "assistant:"
+
+
+@dataclass(frozen=True)
+class Settings(BackendSettings):
+    """``--backend transformers``: a small model with transformers, on CPU by default."""
+
+    name = "transformers"
+    data_parallel = True
+
+    dtype: str | None = option("float32", "torch dtype of the weights (float32, bfloat16…)")
+    device: str = option("cpu", "torch device")
+    max_batch_tokens: int = option(16384, "padded prompt tokens per generate group", metavar="N")
+
+    def create(self, sampling: SamplingConfig) -> TransformersBackend:
+        return TransformersBackend(
+            self.model,
+            sampling,
+            revision=self.revision,
+            dtype=self.dtype or "float32",
+            device=self.device,
+            structured_output=self.structured_output,
+            max_batch_tokens=self.max_batch_tokens,
+        )
 
 
 class TransformersBackend:

@@ -10,16 +10,45 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from eviscope.errors import EviScopeError
 from eviscope.runner.backends.base import (
     BackendInfo,
+    BackendSettings,
     ChatRequest,
     Completion,
     SamplingConfig,
+    option,
     package_version,
 )
+
+
+@dataclass(frozen=True)
+class Settings(BackendSettings):
+    """``--backend vllm``: offline vLLM on this machine's GPUs."""
+
+    name = "vllm"
+    data_parallel = True
+
+    dtype: str | None = option("auto", "weights dtype (auto, bfloat16, float16…)")
+    tensor_parallel_size: int = option(1, "GPUs per model", metavar="N")
+    max_model_len: int | None = option(None, "context length (default: the model's)", metavar="N")
+
+    def create(self, sampling: SamplingConfig) -> VLLMBackend:
+        return VLLMBackend(
+            self.model,
+            sampling,
+            revision=self.revision,
+            dtype=self.dtype or "auto",
+            tensor_parallel_size=self.tensor_parallel_size,
+            max_model_len=self.max_model_len,
+            structured_output=self.structured_output,
+        )
+
+    def device_group_size(self) -> int:
+        return self.tensor_parallel_size
 
 
 class VLLMBackend:
