@@ -32,7 +32,7 @@ from eviscope.runner.backends.base import SamplingConfig
 from eviscope.runner.backends.transformers_backend import TransformersBackend
 from eviscope.runner.policies import render
 from eviscope.runner.tasks import EviScopeTask
-from eviscope.runner.tiny_model import build_tiny_model
+from eviscope.tiny_model import build_tiny_model
 
 
 def main_benchmark() -> None:

@@ -22,7 +22,7 @@ from eviscope.cli import main
 from eviscope.dataset import DEFAULT_CONFIG, load_rows
 from eviscope.runner.policies import render
 from eviscope.runner.schemas import ANSWER_SCHEMA
-from eviscope.runner.tiny_model import build_tiny_model
+from eviscope.tiny_model import build_tiny_model
 
 
 def raw_transformers(model_dir: Path, prompts: list[str], max_tokens: int, max_batch_tokens: int) -> float:

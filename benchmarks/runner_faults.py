@@ -45,7 +45,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from eviscope.dataset import DEFAULT_CONFIG, DEFAULT_DATASET_DIR
+from eviscope.dataset import DEFAULT_CONFIG
+from eviscope.layout import DEFAULT_DATASET_DIR
 
 TRIALS = 10
 BATCH = 8

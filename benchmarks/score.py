@@ -35,7 +35,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from eviscope.dataset import DEFAULT_CONFIG, DEFAULT_DATASET_DIR, load_rows
+from eviscope.dataset import DEFAULT_CONFIG, load_rows
+from eviscope.layout import DEFAULT_DATASET_DIR
 from eviscope.predictions import load_predictions
 from eviscope.reference_systems import SYSTEMS
 from eviscope.scoring import score_predictions

@@ -32,7 +32,8 @@ from pathlib import Path
 
 from gradio_client import Client, handle_file
 
-from eviscope.dataset import DEFAULT_CONFIG, DEFAULT_DATASET_DIR, load_rows
+from eviscope.dataset import DEFAULT_CONFIG, load_rows
+from eviscope.layout import DEFAULT_DATASET_DIR
 from eviscope.reference_systems import predict
 
 APP = Path(__file__).resolve().parents[1] / "spaces" / "eviscope" / "app.py"

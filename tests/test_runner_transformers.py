@@ -26,7 +26,7 @@ MANIFEST_FIELDS = {
 
 @pytest.fixture(scope="session")
 def tiny_model(built_dataset, tmp_path_factory):
-    from eviscope.runner.tiny_model import build_tiny_model
+    from eviscope.tiny_model import build_tiny_model
 
     rows = load_rows("eviscope-v1.1", built_dataset)
     corpus = [render("vanilla", row) for row in rows] + [

@@ -17,10 +17,11 @@ from eviscope.commands import (
     release,
     run,
     score,
+    tiny_model,
 )
 from eviscope.errors import EviScopeError, plain
 
-COMMANDS = (build, score, compare, baseline, forcebench, run, confquestions, attribute, release)
+COMMANDS = (build, score, compare, baseline, forcebench, run, tiny_model, confquestions, attribute, release)
 """Subcommand modules; each has ``register(subparsers)`` that sets ``func`` on its parser."""
 
 
@@ -29,7 +30,7 @@ def make_parser() -> argparse.ArgumentParser:
         prog="eviscope", description="EviScope suite: build, score and compare evidence diagnostics."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    subparsers = parser.add_subparsers(dest="command", required=True)
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.register(subparsers)
     return parser

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import Any
 
 from eviscope.errors import EviScopeError
+from eviscope.layout import DEFAULT_DATASET_DIR
 from eviscope.rows import EVISCOPE_FEATURES, SPLIT
-
-DEFAULT_DATASET_DIR = "dataset"
 
 
 def load_rows(config: str, dataset_dir: str | Path = DEFAULT_DATASET_DIR) -> list[dict[str, Any]]:
@@ -42,19 +40,3 @@ def load_rows(config: str, dataset_dir: str | Path = DEFAULT_DATASET_DIR) -> lis
 
 
 DEFAULT_CONFIG = "eviscope-v1.1"
-
-
-def add_rows_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--config`` and ``--dataset``, shared by the commands that score against a built config."""
-    parser.add_argument(
-        "--config",
-        default=DEFAULT_CONFIG,
-        help=f"EviScope config to score against (default: {DEFAULT_CONFIG})",
-    )
-    parser.add_argument(
-        "--dataset",
-        type=Path,
-        default=Path(DEFAULT_DATASET_DIR),
-        metavar="DIR",
-        help=f"folder `eviscope build` wrote the dataset into (default: {DEFAULT_DATASET_DIR})",
-    )

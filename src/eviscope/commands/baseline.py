@@ -8,32 +8,44 @@ from pathlib import Path
 
 from rich.console import Console
 
-from eviscope.dataset import add_rows_arguments, load_rows
+from eviscope.commands import add_config_argument, add_dataset_argument, add_subcommand
+from eviscope.dataset import load_rows
+from eviscope.errors import os_errors
+from eviscope.layout import PREDICTIONS_FILE, run_dir
 from eviscope.reference_systems import SYSTEMS, predict
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    parser = add_subcommand(
+        subparsers,
         "baseline",
         help="write a reference system's predictions (lexical, oracle, always-answer)",
         description=(
-            "lexical: extractive overlap baseline that abstains and flags conflicts; oracle: the gold "
+            "Write an EviScope reference system's predictions into a run folder.\n"
+            "lexical: extractive overlap baseline that abstains and flags conflicts; oracle: the gold\n"
             "labels (joint success 1.0); always-answer: the gold answer on every row."
         ),
     )
-    parser.add_argument("--system", choices=list(SYSTEMS), default="lexical", help="reference system")
-    add_rows_arguments(parser)
     parser.add_argument(
-        "--out", type=Path, metavar="FILE", help="predictions JSONL (default: runs/<config>/<system>.jsonl)"
+        "--system", choices=list(SYSTEMS), default="lexical", help="reference system (default: %(default)s)"
+    )
+    add_config_argument(parser)
+    add_dataset_argument(parser)
+    parser.add_argument(
+        "--out", type=Path, metavar="DIR", help="run folder (default: runs/<system>-<config>/)"
     )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     rows = load_rows(args.config, args.dataset)
-    out = args.out or Path("runs") / args.config / f"{args.system}.jsonl"
-    out.parent.mkdir(parents=True, exist_ok=True)
+    out = (args.out or run_dir(f"{args.system}-{args.config}")) / PREDICTIONS_FILE
     preds = predict(args.system, rows)
-    out.write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in preds), encoding="utf-8")
-    Console(stderr=True).print(f"{args.system}: {len(preds)} predictions for {args.config} → {out}")
+    with os_errors(out, hint="use another --out"):
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in preds), encoding="utf-8")
+    Console(stderr=True).print(
+        f"{args.system}: {len(preds)} predictions for {args.config} → {out}; "
+        f"score them with `eviscope score {out} --config {args.config}`"
+    )
     return 0

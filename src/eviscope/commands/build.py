@@ -10,10 +10,11 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.progress import track
-from rich.table import Table
 
+from eviscope.benchmark import BuildRequest, benchmark, builder, configs, releasable
 from eviscope.errors import EviScopeError
-from eviscope.sources import SOURCES, resolve
+from eviscope.layout import DEFAULT_DATASET_DIR
+from eviscope.sources import SOURCES
 
 CONTEXTUALIZED_OUT = "dataset-contextualized"
 """Where ``eviscope build --contextualize`` writes by default: never over the plain build."""
@@ -69,61 +70,53 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from eviscope.builders.registry import CONFIGS, releasable
-
+    known = configs()
     names = args.configs or releasable()
-    unknown = [name for name in names if name not in CONFIGS]
+    unknown = [name for name in names if name not in known]
     if unknown:
-        raise EviScopeError(f"unknown config(s) {', '.join(unknown)}; known: {', '.join(CONFIGS)}")
+        raise EviScopeError(f"unknown config(s) {', '.join(unknown)}; known: {', '.join(known)}")
+    by_benchmark: dict[str, list[str]] = {}
+    for name in names:
+        by_benchmark.setdefault(known[name][0].name, []).append(name)
+    builders = {name: builder(benchmark(name)) for name in by_benchmark}
     if args.contextualize:
-        other = [name for name in args.configs if CONFIGS[name].builder != "eviscope"]
+        other = [n for n in args.configs if not builders[known[n][0].name].contextualize]
         if other:
-            raise EviScopeError(f"--contextualize is for the EviScope configs, not {', '.join(other)}")
-        names = [name for name in names if CONFIGS[name].builder == "eviscope"]
-    if args.out is None:
-        args.out = Path(CONTEXTUALIZED_OUT if args.contextualize else "dataset")
-    card = args.out / "README.md"
+            raise EviScopeError(f"--contextualize is not offered for {', '.join(other)}")
+        by_benchmark = {b: n for b, n in by_benchmark.items() if builders[b].contextualize}
+    out = args.out or Path(CONTEXTUALIZED_OUT if args.contextualize else DEFAULT_DATASET_DIR)
+    card = out / "README.md"
     if args.contextualize and not card.exists():
         card.parent.mkdir(parents=True, exist_ok=True)
         card.write_text(CONTEXTUALIZED_CARD, encoding="utf-8")
     console = Console(stderr=True)
-    started = time.perf_counter()
-    report: dict = {}
-    eviscope_names = [name for name in names if CONFIGS[name].builder == "eviscope"]
-    if eviscope_names:
-        report["eviscope"] = _build_eviscope(args, eviscope_names, console)
-    if "forcebench" in names:
-        from eviscope.builders.forcebench_drafting import build_forcebench
 
-        seed = 0 if args.seed is None else args.seed
-        report["forcebench"] = build_forcebench(
-            resolve("attributionbench", args.attributionbench), args.out, seed
-        )
-    report_path = args.out / "build_report.json"
+    def progress(items: Iterable, description: str) -> Iterable:
+        return track(items, description=description, console=console, transient=True)
+
+    started = time.perf_counter()
+    sources = {key: getattr(args, key) for key in SOURCES}
+    report: dict = {}
+    for name, config_names in by_benchmark.items():
+        request = BuildRequest(config_names, sources, out, args.seed, args.contextualize, progress)
+        report[name] = builders[name].build(request)
+    report_path = out / "build_report.json"
     report_path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
-        _print_summary(report, report_path, time.perf_counter() - started)
-    missing = _declared_but_unbuilt(args.out)
+        screen = Console()
+        for name, part in report.items():
+            for renderable in builders[name].summary(part):
+                screen.print(renderable)
+        screen.print(f"report {report_path} · {time.perf_counter() - started:.1f} s")
+    missing = _declared_but_unbuilt(out)
     if missing:
         console.print(
-            f"[yellow]warning:[/] {args.out / 'README.md'} declares {', '.join(missing)} without data; "
+            f"[yellow]warning:[/] {out / 'README.md'} declares {', '.join(missing)} without data; "
             f"load_dataset fails on every config of the folder until you run: eviscope build {' '.join(missing)}"
         )
     return 0
-
-
-def _build_eviscope(args: argparse.Namespace, names: list[str], console: Console) -> dict:
-    from eviscope.builders.eviscope_configs import DEFAULT_SEED, build_eviscope
-    from eviscope.squad_source import load_squad
-
-    def progress(items: Iterable) -> Iterable:
-        return track(items, description="Scanning SQuAD questions", console=console, transient=True)
-
-    squad = load_squad(resolve("squad", args.squad))
-    seed = DEFAULT_SEED if args.seed is None else args.seed
-    return build_eviscope(squad, names, args.out, seed, progress, contextualize=args.contextualize)
 
 
 def _declared_but_unbuilt(out: Path) -> list[str]:
@@ -136,49 +129,3 @@ def _declared_but_unbuilt(out: Path) -> list[str]:
         for config in declared
         if not all((out / f["path"]).exists() for f in config["data_files"])
     ]
-
-
-def _print_summary(report: dict, report_path: Path, seconds: float) -> None:
-    console = Console()
-    if "eviscope" in report:
-        console.print(_eviscope_table(report["eviscope"]))
-        eviscope = report["eviscope"]
-        console.print(
-            f"seed {eviscope['seed']} · {eviscope['eligible_questions']} of {eviscope['questions_scanned']} "
-            f"questions eligible\nsource {eviscope['source']['origin']}\n{eviscope['source']['checksum']}"
-        )
-    if "forcebench" in report:
-        console.print(_forcebench_table(report["forcebench"]))
-    console.print(f"report {report_path} · {seconds:.1f} s")
-
-
-def _eviscope_table(report: dict) -> Table:
-    from eviscope.builders.conflict_lints import LINTS
-
-    configs = report["configs"]
-    table = Table(title="EviScope configs", title_justify="left")
-    table.add_column("")
-    for name in configs:
-        table.add_column(name, justify="right")
-    for label, key in (("quartets", "quartets"), ("rows", "rows"), ("articles", "articles_used")):
-        table.add_row(
-            label, *(str(c[key] if key != "articles_used" else len(c[key])) for c in configs.values())
-        )
-    table.add_row("conflict passages", *(c["conflict_passages"] for c in configs.values()), end_section=True)
-    for number, lint in enumerate(LINTS, 1):
-        cells = [f"{c['lint_pass'][lint]}/{c['quartets']}" for c in configs.values()]
-        table.add_row(f"{number}. {lint}", *cells)
-    return table
-
-
-def _forcebench_table(report: dict) -> Table:
-    statuses = ", ".join(f"{n} {status}" for status, n in report["annotation_status"].items())
-    table = Table(title=f"ForceBench: {statuses}", title_justify="left")
-    table.add_column("axis")
-    table.add_column("pairs", justify="right")
-    for axis, count in report["axis"].items():
-        table.add_row(axis, str(count))
-    table.add_row("all", str(report["rows"]), end_section=True)
-    for lint, passed in report["lints_passed"].items():
-        table.add_row(f"lint {lint}", f"{passed}/{report['rows']}")
-    return table

@@ -9,26 +9,33 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from eviscope.dataset import add_rows_arguments, load_rows
+from eviscope.commands import add_config_argument, add_dataset_argument, add_json_argument, add_subcommand
+from eviscope.dataset import load_rows
 from eviscope.paired import DEFAULT_DRAWS, DEFAULT_SEED, compare
 from eviscope.scoring import QUARTET_ABBREVIATIONS, score
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    parser = add_subcommand(
+        subparsers,
         "compare",
         help="compare two prediction files on the same config, quartet by quartet",
         description=(
-            "Exact McNemar p-value and bootstrap 95% interval of A − B for ERS, NR, CS and QCS. "
+            "Exact McNemar p-value and bootstrap 95% interval of A − B for ERS, NR, CS and QCS.\n"
             "b counts quartets where A holds and B does not, c the reverse."
         ),
     )
     parser.add_argument("a", type=Path, metavar="A.jsonl", help="predictions of system A")
     parser.add_argument("b", type=Path, metavar="B.jsonl", help="predictions of system B")
-    add_rows_arguments(parser)
-    parser.add_argument("--draws", type=int, default=DEFAULT_DRAWS, help=f"bootstrap draws ({DEFAULT_DRAWS})")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed ({DEFAULT_SEED})")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_config_argument(parser)
+    add_dataset_argument(parser)
+    parser.add_argument(
+        "--draws", type=int, default=DEFAULT_DRAWS, help="bootstrap draws (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help="bootstrap seed (default: %(default)s)"
+    )
+    add_json_argument(parser)
     parser.set_defaults(func=run)
 
 

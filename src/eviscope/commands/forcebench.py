@@ -1,4 +1,4 @@
-"""``eviscope forcebench …``: ForceBench baselines, scoring and the annotation workflow (SPEC §5–§6)."""
+"""``eviscope forcebench …``: ForceBench baselines and the annotation workflow (SPEC §5–§6)."""
 
 from __future__ import annotations
 
@@ -8,139 +8,141 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 
-from eviscope.errors import EviScopeError
+from eviscope.commands import add_group, add_json_argument, add_subcommand
+from eviscope.errors import EviScopeError, os_errors
 from eviscope.forcebench.rows import AXES, read_rows
-
-_ROWS_HELP = "built dataset folder or a ForceBench parquet file (default: dataset)"
+from eviscope.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE, report_dir, run_dir
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    commands = add_group(
+        subparsers,
         "forcebench",
-        help="ForceBench: baselines, scoring and annotation",
-        description="ForceBench: run the deterministic baselines, score predictions, annotate candidates.",
+        help="ForceBench: baselines and the annotation workflow",
+        description=(
+            "ForceBench: run the deterministic baselines and annotate candidate rows.\n"
+            "Score predictions with `eviscope score PREDICTIONS --config forcebench`."
+        ),
     )
-    commands = parser.add_subparsers(dest="forcebench_command", required=True)
 
-    baselines = commands.add_parser(
+    baselines = add_subcommand(
+        commands,
         "baselines",
-        help="run and score the deterministic baselines; write predictions, results and PNG plots",
+        help="run and score the deterministic baselines",
+        description=(
+            "Run the deterministic baselines (citation presence, token and entity overlap, rule and\n"
+            "axis ForceCheck) over the ForceBench rows: predictions.jsonl in --out, and its report\n"
+            "(results.json, mvr_fs.png, axis_heatmap.png) in --out/report/."
+        ),
     )
-    baselines.add_argument("--rows", type=Path, default=Path("dataset"), help=_ROWS_HELP)
+    _add_rows(baselines)
     baselines.add_argument(
         "--out",
         type=Path,
-        default=Path("results/forcebench-baselines"),
-        help="folder for predictions.jsonl, results.json, mvr_fs.png, axis_heatmap.png "
-        "(default: results/forcebench-baselines)",
+        default=run_dir("forcebench-baselines"),
+        metavar="DIR",
+        help="run folder (default: %(default)s)",
     )
-    baselines.add_argument("--json", action="store_true", help="print the results as JSON")
+    add_json_argument(baselines)
     baselines.set_defaults(func=run_baselines)
 
-    score = commands.add_parser("score", help="score a JSONL file of ForceBench predictions (MVR, FS)")
-    score.add_argument("predictions", type=Path, help="JSONL, one prediction per (pair, evaluator)")
-    score.add_argument("--rows", type=Path, default=Path("dataset"), help=_ROWS_HELP)
-    score.add_argument("--json", action="store_true", help="print the results as JSON")
-    score.set_defaults(func=run_score)
-
-    sheet = commands.add_parser("sheet", help="export the candidate rows to an annotation sheet (CSV)")
-    sheet.add_argument("out", type=Path, help="the CSV sheet to write")
-    sheet.add_argument("--rows", type=Path, default=Path("dataset"), help=_ROWS_HELP)
+    sheet = add_subcommand(
+        commands,
+        "sheet",
+        help="export the candidate rows to an annotation sheet (CSV)",
+        description="Export the candidate rows to a CSV annotation sheet; fill in its annotation_* columns.",
+    )
+    sheet.add_argument("out", type=Path, metavar="SHEET", help="the CSV sheet to write")
+    _add_rows(sheet)
     sheet.set_defaults(func=run_sheet)
 
-    agree = commands.add_parser(
-        "agreement", help="Cohen's kappa of two filled sheets; write the adjudication sheet"
+    agree = add_subcommand(
+        commands,
+        "agreement",
+        help="Cohen's kappa of two filled sheets; write the adjudication sheet",
+        description="Cohen's kappa of two annotators' filled sheets; write the sheet of rows to adjudicate.",
     )
-    agree.add_argument("sheet_a", type=Path)
-    agree.add_argument("sheet_b", type=Path)
-    agree.add_argument("--adjudication", type=Path, required=True, help="the adjudication sheet to write")
-    agree.add_argument("--rows", type=Path, default=Path("dataset"), help=_ROWS_HELP)
-    agree.add_argument("--json", action="store_true", help="print the agreement report as JSON")
+    agree.add_argument("sheet_a", type=Path, metavar="SHEET_A", help="first annotator's filled sheet")
+    agree.add_argument("sheet_b", type=Path, metavar="SHEET_B", help="second annotator's filled sheet")
+    agree.add_argument(
+        "--adjudication", type=Path, required=True, metavar="FILE", help="the adjudication sheet to write"
+    )
+    _add_rows(agree)
+    add_json_argument(agree)
     agree.set_defaults(func=run_agreement)
 
-    settle = commands.add_parser(
+    settle = add_subcommand(
+        commands,
         "adjudicate",
         help="apply adjudication, cap axes, split and locality-filter; write the settled config",
+        description=(
+            "Apply the adjudication to two filled sheets, cap rows per axis, draw the evaluation split\n"
+            "and drop non-local edits; write the settled ForceBench config into --out."
+        ),
     )
-    settle.add_argument("sheet_a", type=Path)
-    settle.add_argument("sheet_b", type=Path)
-    settle.add_argument("adjudication", type=Path, help="the filled adjudication sheet")
-    settle.add_argument("--rows", type=Path, default=Path("dataset"), help=_ROWS_HELP)
-    settle.add_argument("--out", type=Path, required=True, help="dataset folder for the settled config")
-    settle.add_argument("--cap", type=int, default=51, help="most accepted rows per axis (default: 51)")
+    settle.add_argument("sheet_a", type=Path, metavar="SHEET_A", help="first annotator's filled sheet")
+    settle.add_argument("sheet_b", type=Path, metavar="SHEET_B", help="second annotator's filled sheet")
     settle.add_argument(
-        "--eval-per-axis", type=int, default=40, help="evaluation rows per axis (default: 40)"
+        "adjudication", type=Path, metavar="ADJUDICATION", help="the filled adjudication sheet"
     )
-    settle.add_argument("--seed", type=int, default=0, help="stable-hash seed (default: 0)")
-    settle.add_argument("--json", action="store_true", help="print the report as JSON")
+    _add_rows(settle)
+    settle.add_argument(
+        "--out", type=Path, required=True, metavar="DIR", help="dataset folder for the settled config"
+    )
+    settle.add_argument(
+        "--cap", type=int, default=51, help="most accepted rows per axis (default: %(default)s)"
+    )
+    settle.add_argument(
+        "--eval-per-axis", type=int, default=40, help="evaluation rows per axis (default: %(default)s)"
+    )
+    settle.add_argument("--seed", type=int, default=0, help="stable-hash seed (default: %(default)s)")
+    add_json_argument(settle)
     settle.set_defaults(func=run_adjudicate)
+
+
+def _add_rows(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--dataset",
+        type=Path,
+        default=Path(DEFAULT_DATASET_DIR),
+        metavar="PATH",
+        help="folder `eviscope build` wrote, or a ForceBench parquet file (default: %(default)s)",
+    )
 
 
 def _print_json(obj: Any) -> None:
     print(json.dumps(obj, indent=2, ensure_ascii=False))
 
 
-def _results_table(title: str, results: dict[str, Any]) -> Table:
-    table = Table(title=title, title_justify="left")
-    table.add_column("evaluator", no_wrap=True)
-    for column in ("MVR", "FS", *(axis[:4] for axis in AXES)):
-        table.add_column(column, justify="right", min_width=4, no_wrap=True)
-    for name, result in results["per_evaluator"].items():
-        per_axis = [result["per_axis"][a]["mvr"] for a in AXES]
-        table.add_row(
-            name,
-            f"{result['mvr']:.3f}",
-            f"{result['fs']:.3f}",
-            *("–" if v is None else f"{v:.2f}" for v in per_axis),
-        )
-    return table
-
-
 def run_baselines(args: argparse.Namespace) -> int:
     from eviscope.forcebench.baselines import baseline_predictions
-    from eviscope.forcebench.plots import axis_heatmap, mvr_fs_plane
+    from eviscope.forcebench.benchmark import results_table, write_results
     from eviscope.forcebench.scoring import score_units, units_from_predictions
 
-    rows = read_rows(args.rows)
+    rows = read_rows(args.dataset)
     predictions = baseline_predictions(rows)
     results = score_units(units_from_predictions(rows, predictions))
-    args.out.mkdir(parents=True, exist_ok=True)
-    with (args.out / "predictions.jsonl").open("w", encoding="utf-8") as handle:
-        for prediction in predictions:
-            handle.write(json.dumps(prediction) + "\n")
-    (args.out / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    mvr_fs_plane(results["per_evaluator"], args.out / "mvr_fs.png")
-    axis_heatmap(results["per_evaluator"], args.out / "axis_heatmap.png")
+    path = args.out / PREDICTIONS_FILE
+    with os_errors(path, hint="use another --out"):
+        args.out.mkdir(parents=True, exist_ok=True)
+        with path.open("w", encoding="utf-8") as handle:
+            for prediction in predictions:
+                handle.write(json.dumps(prediction) + "\n")
+    written = write_results(results, report_dir(path))
     if args.json:
         _print_json(results)
     else:
         console = Console()
-        console.print(_results_table(f"ForceBench baselines, {len(rows)} pairs (MVR per axis)", results))
-        console.print(f"Wrote predictions, results and plots to {args.out}")
-    return 0
-
-
-def run_score(args: argparse.Namespace) -> int:
-    from eviscope.forcebench.scoring import read_predictions, score_units, units_from_predictions
-
-    rows = read_rows(args.rows)
-    results = score_units(
-        units_from_predictions(rows, read_predictions(args.predictions), source=str(args.predictions))
-    )
-    if args.json:
-        _print_json(results)
-    else:
-        Console().print(_results_table(f"ForceBench: {args.predictions} (MVR per axis)", results))
-        print(f"pooled: MVR {results['mvr']:.3f}  FS {results['fs']:.3f}  units {results['n']}")
+        console.print(results_table(f"ForceBench baselines, {len(rows)} pairs (MVR per axis)", results))
+        console.print(f"wrote {path}, " + ", ".join(str(p) for p in written))
     return 0
 
 
 def run_sheet(args: argparse.Namespace) -> int:
     from eviscope.forcebench.annotation import export_sheet
 
-    rows = read_rows(args.rows)
+    rows = read_rows(args.dataset)
     export_sheet(rows, args.out)
     print(f"Wrote {len(rows)} candidate rows to {args.out}; fill in the annotation_* columns.")
     return 0
@@ -149,7 +151,7 @@ def run_sheet(args: argparse.Namespace) -> int:
 def run_agreement(args: argparse.Namespace) -> int:
     from eviscope.forcebench.annotation import cohen_kappa, read_sheet, write_adjudication_sheet
 
-    rows = read_rows(args.rows)
+    rows = read_rows(args.dataset)
     a, b = read_sheet(args.sheet_a, rows), read_sheet(args.sheet_b, rows)
     report = {
         "rows": len(rows),
@@ -182,9 +184,9 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     )
     from eviscope.forcebench.rows import CONFIG, FORCEBENCH_FEATURES
 
-    if args.out.resolve() == Path(args.rows).resolve():
+    if args.out.resolve() == Path(args.dataset).resolve():
         raise EviScopeError(f"--out {args.out} would overwrite the candidate rows; choose another folder")
-    rows = read_rows(args.rows)
+    rows = read_rows(args.dataset)
     a, b = read_sheet(args.sheet_a, rows), read_sheet(args.sheet_b, rows)
     settled = apply_adjudication(rows, a, b, read_adjudication_sheet(args.adjudication, rows))
     retained = cap_axes(settled.rows, args.cap, args.seed)

@@ -81,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from eviscope.builders.registry import releasable
+    from eviscope.benchmark import releasable
 
     if args.create_pr and not args.push:
         raise EviScopeError("--create-pr needs --push")

@@ -1,8 +1,8 @@
 """Counterfactual attribution (SPEC §7) of a finished ``eviscope run``, with the run's own backend.
 
 The run folder's ``manifest.json`` says what was run (config, policy, backend, model, dtype,
-decoding, contextualization); the backend is rebuilt by the runner's own factory
-(:func:`eviscope.commands.run.make_backend`) with those settings, and each counterfactual (the row
+decoding, contextualization); the backend is rebuilt from the settings it recorded
+(:func:`eviscope.runner.session.backend_from_manifest`), and each counterfactual (the row
 with one cluster of its documents removed) is rendered by the run's policy exactly as the run
 rendered the row. Every counterfactual of every answered row goes to the backend in ONE
 ``complete`` call, with no re-asks: a reply that cannot be parsed, or that does not answer, is a
@@ -20,7 +20,6 @@ and per variant, each with exact McNemar between the two methods.
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,6 +47,7 @@ from eviscope.ragonite.retrieval import MINILM
 from eviscope.runner.backends.base import Backend, ChatRequest, SamplingConfig
 from eviscope.runner.execute import generate
 from eviscope.runner.manifest import MANIFEST, now, read_manifest
+from eviscope.runner.session import settings_from_manifest
 from eviscope.runner.store import write_atomic
 from eviscope.runner.tasks import EviScopeTask
 
@@ -113,27 +113,13 @@ def read_run(run_dir: Path) -> dict[str, Any]:
 
 
 def backend_from_manifest(manifest: Mapping[str, Any]) -> Backend:
-    """The run's backend, rebuilt by the runner's own factory from the manifest's settings."""
-    from eviscope.commands import run
-
-    parser = argparse.ArgumentParser()
-    run.register(parser.add_subparsers())
-    args = parser.parse_args(
-        ["run", "--backend", manifest["backend"], "--model", manifest["model"], "--out", "."]
-    )
-    details = manifest.get("backend_details") or {}
-    args.revision = manifest.get("revision")
-    args.tensor_parallel_size = manifest.get("tensor_parallel_size") or 1
-    args.structured_output = not str(manifest.get("structured_output", "none")).startswith("none")
-    for option in ("device", "max_batch_tokens", "base_url", "max_model_len"):
-        if details.get(option) is not None:
-            setattr(args, option, details[option])
+    """The run's backend, rebuilt from the settings and decoding its manifest recorded."""
     sampling = SamplingConfig(
         max_tokens=manifest["max_tokens"],
         seed=manifest["seed"],
         generation_config=manifest["generation_config"],
     )
-    return run.make_backend(args, sampling, manifest["dtype"])
+    return settings_from_manifest(manifest).create(sampling)
 
 
 @dataclass

@@ -1,8 +1,10 @@
 """A tiny random-weight Llama and a byte-level BPE tokenizer, built offline (nothing downloaded).
 
-For tests and ``benchmarks/runner.py``: it exercises the transformers backend end to end (chat
+``eviscope tiny-model PATH`` writes one, so that ``eviscope run --backend transformers --model PATH``
+can be tried on any machine, offline: it exercises the transformers backend end to end (chat
 template, batching, xgrammar-constrained decoding, token counts) in seconds on a CPU. Its replies
-are meaningless; under structured output they are still valid JSON of the task's schema.
+are meaningless; under structured output they are still valid JSON of the task's schema. The tests
+and ``benchmarks/runner.py`` use it the same way.
 """
 
 from __future__ import annotations

@@ -1,0 +1,211 @@
+"""The benchmark abstraction and its one registry.
+
+A :class:`Benchmark` says everything the suite's shared machinery (``eviscope build``, ``score``,
+``run``, the Space) needs to know about one benchmark: its configs and where they come from, how to
+build them, how to read its rows, the options and task of a run, how to score a predictions file,
+and what the Space shows. EviScope and ForceBench are two entries of :data:`BENCHMARKS`; code outside
+a benchmark's own modules asks the registry, never which benchmark it holds. A new benchmark is one
+package that defines a :class:`Benchmark` and one line in :data:`BENCHMARKS`.
+
+Entries are ``"module:attribute"`` strings, imported on first use, so that reading the registry
+imports neither a benchmark's scoring nor its builder.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from eviscope.errors import EviScopeError
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from eviscope.runner.tasks import Task
+
+Row = dict[str, Any]
+
+BENCHMARKS: dict[str, str] = {
+    "eviscope": "eviscope.eviscope_benchmark:BENCHMARK",
+    "forcebench": "eviscope.forcebench.benchmark:BENCHMARK",
+}
+"""Benchmark name → ``"module:attribute"`` of its :class:`Benchmark`, in the order the suite lists them."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """One config of a benchmark: its name, the key of its source in :data:`eviscope.sources.SOURCES`
+    (None: made from nothing external), and whether a bare ``eviscope build`` makes and releases it."""
+
+    name: str
+    source: str | None
+    releasable: bool = True
+
+
+@dataclass(frozen=True)
+class RunOption:
+    """An option of ``eviscope run`` that a benchmark's task takes (``--name`` on the command line).
+
+    ``default`` applies when the option is not given; an option given for a config of another
+    benchmark is an error."""
+
+    name: str
+    help: str
+    default: Any = None
+    choices: tuple[str, ...] | None = None
+    switch: bool = False
+    """A flag without a value (``--contextualize``)."""
+    metavar: str | None = None
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class BuildRequest:
+    """What ``eviscope build`` asks of a benchmark's builder."""
+
+    configs: list[str]
+    sources: Mapping[str, str | None]
+    """Source key → the path given on the command line (None: the environment variable, else the default)."""
+    out: Path
+    seed: int | None = None
+    """None: the released seed."""
+    contextualize: bool = False
+    progress: Callable[[Iterable[Any], str], Iterable[Any]] = lambda items, description: items
+
+
+class Builder(Protocol):
+    """Makes a benchmark's configs (build time only; the run-time suite never imports it)."""
+
+    contextualize: bool
+    """Whether the builder can write its configs with contextualized evidence (RAGONITE)."""
+
+    def build(self, request: BuildRequest) -> dict[str, Any]:
+        """Write the requested configs into ``request.out``; the build report (JSON-able)."""
+        ...
+
+    def summary(self, report: Mapping[str, Any]) -> list[RenderableType]:
+        """What ``eviscope build`` prints of the report."""
+        ...
+
+
+@dataclass
+class Scored:
+    """What scoring one predictions file gives: the JSON report, tables to print, files written."""
+
+    report: dict[str, Any]
+    tables: list[Any] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SpaceView:
+    """What the Space shows of a benchmark's configs."""
+
+    browse_columns: tuple[str, ...]
+    """Row fields the browser table shows."""
+    headline: Callable[[Mapping[str, Any]], str]
+    """One line of a scored submission's headline metrics, from its results."""
+    plot: Callable[[Sequence[Mapping[str, Any]], Path], Path]
+    """Draws the leaderboard plot of the accepted submissions' records into a PNG file."""
+
+
+class Benchmark(Protocol):
+    """One benchmark of the suite (see the module docstring)."""
+
+    name: str
+    title: str
+    """Its display name (``EviScope``)."""
+    configs: tuple[Config, ...]
+    builder: str
+    """``"module:attribute"`` of its :class:`Builder`."""
+    run_options: tuple[RunOption, ...]
+
+    def load_rows(self, config: str, dataset: Path) -> list[Row]:
+        """The rows of ``config`` built into ``dataset`` (a folder, or a file where the benchmark allows)."""
+        ...
+
+    def run_rows(
+        self, config: str, dataset: Path, options: Mapping[str, Any]
+    ) -> tuple[list[Row], dict[str, Any] | None]:
+        """The rows a run shows the model, and what the manifest records of how they were prepared."""
+        ...
+
+    def task(self, options: Mapping[str, Any], model: str) -> Task:
+        """The runner's task for the run options (each given or at its default)."""
+        ...
+
+    def score(self, config: str, rows: list[Row], predictions: Path, out: Path | None) -> Scored:
+        """Validate and score a predictions file; write the reports into ``out`` (None: write nothing)."""
+        ...
+
+    def score_command(self, config: str, predictions: Path) -> str:
+        """The command line that scores a run's predictions."""
+        ...
+
+
+def _load(entry: str) -> Any:
+    module, _, attribute = entry.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def benchmark(name: str) -> Benchmark:
+    """The benchmark registered as ``name``; an unknown name is an error naming the known ones."""
+    if name not in BENCHMARKS:
+        raise EviScopeError(f"unknown benchmark {name!r}; known: {', '.join(BENCHMARKS)}")
+    return _load(BENCHMARKS[name])
+
+
+def benchmarks() -> list[Benchmark]:
+    """Every registered benchmark, in registry order."""
+    return [benchmark(name) for name in BENCHMARKS]
+
+
+def configs() -> dict[str, tuple[Benchmark, Config]]:
+    """Every config of every benchmark → (its benchmark, its :class:`Config`)."""
+    return {config.name: (b, config) for b in benchmarks() for config in b.configs}
+
+
+def for_config(config: str) -> Benchmark:
+    """The benchmark that config ``config`` belongs to; an unknown config names the known ones."""
+    known = configs()
+    if config not in known:
+        raise EviScopeError(f"unknown config {config!r}; known: {', '.join(known)}")
+    return known[config][0]
+
+
+def builder(bench: Benchmark) -> Builder:
+    """A benchmark's builder (imported only now: build time)."""
+    return _load(bench.builder)
+
+
+def run_options() -> dict[str, RunOption]:
+    """Every benchmark's run options by name (a name two benchmarks share is offered once)."""
+    return {option.name: option for b in benchmarks() for option in b.run_options}
+
+
+def task_options(bench: Benchmark, config: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The run options of ``bench`` from those given (None or False: not given), each at its
+    default when not given; an option given that ``bench`` does not take is an error."""
+    own = {option.name: option for option in bench.run_options}
+    stray = [name for name, value in given.items() if value not in (None, False) and name not in own]
+    if stray:
+        takes = ", ".join(option.flag for option in own.values()) or "no task options"
+        flag = "--" + stray[0].replace("_", "-")
+        raise EviScopeError(
+            f"{flag} is not an option of {bench.title} configs like {config}; they take {takes}"
+        )
+    return {
+        name: option.default if given.get(name) in (None, False) else given[name]
+        for name, option in own.items()
+    }
+
+
+def releasable() -> list[str]:
+    """The configs a bare ``eviscope build`` makes and ``eviscope release`` stages."""
+    return [name for name, (_, config) in configs().items() if config.releasable]

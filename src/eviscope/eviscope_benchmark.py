@@ -1,0 +1,137 @@
+"""EviScope as a :class:`~eviscope.benchmark.Benchmark`: quartets of SQuAD evidence variants (SPEC §2–4).
+
+Its configs are built by :mod:`eviscope.builders.eviscope_configs`; its rows are read by
+:mod:`eviscope.dataset`, its predictions by :mod:`eviscope.predictions`, scored by
+:mod:`eviscope.scoring` and reported by :mod:`eviscope.reports` and :mod:`eviscope.error_export`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from eviscope.benchmark import Config, RunOption, Scored
+from eviscope.dataset import load_rows
+from eviscope.error_export import failing_quartets, write_error_export
+from eviscope.errors import os_error, plain
+from eviscope.predictions import Prediction, load_predictions
+from eviscope.reports import format_value, report, write_reports
+from eviscope.rows import VARIANTS
+from eviscope.runner.policies import POLICIES
+from eviscope.runner.tasks import EviScopeTask
+from eviscope.scoring import QUARTET_ABBREVIATIONS, QUARTET_METRICS, ROW_METRICS, Scores, score_predictions
+
+USAGE_METRICS = ("avg_prompt_tokens", "avg_completion_tokens", "avg_calls", "avg_latency_s", "total_cost_usd")
+"""Metrics read from ``usage``: not measured when no prediction carries it."""
+
+
+class EviScope:
+    name = "eviscope"
+    title = "EviScope"
+    configs = (
+        Config("eviscope-v1", "squad"),
+        Config("eviscope-v1.1", "squad"),
+        Config("eviscope-xl", "squad"),
+    )
+    builder = "eviscope.builders.build_entries:EVISCOPE"
+    run_options = (
+        RunOption("policy", "EviScope policy", default="vanilla", choices=tuple(POLICIES)),
+        RunOption(
+            "contextualize",
+            "give each document its article title and neighbouring paragraphs (RAGONITE; title only "
+            "where a neighbour holds a gold alias), recorded in the manifest",
+            default=False,
+            switch=True,
+        ),
+        RunOption(
+            "squad",
+            "with --contextualize: SQuAD v1.1 dev; else $EVISCOPE_SQUAD; else the hub",
+            metavar="PATH",
+        ),
+    )
+
+    def load_rows(self, config: str, dataset: Path) -> list[dict[str, Any]]:
+        return load_rows(config, dataset)
+
+    def run_rows(
+        self, config: str, dataset: Path, options: Mapping[str, Any]
+    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        rows = load_rows(config, dataset)
+        if not options.get("contextualize"):
+            return rows, None
+        from eviscope.ragonite.row_context import contextualize_from_squad
+
+        return contextualize_from_squad(rows, options.get("squad"))
+
+    def task(self, options: Mapping[str, Any], model: str) -> EviScopeTask:
+        return EviScopeTask(options["policy"])
+
+    def score(self, config: str, rows: list[dict[str, Any]], predictions: Path, out: Path | None) -> Scored:
+        preds = load_predictions(predictions, rows)
+        scores = score_predictions(rows, preds)
+        meta = {"config": config, "predictions": str(predictions)}
+        written = _write_outputs(out, scores, meta, rows, preds) if out is not None else []
+        measured = any(p.usage is not None for p in preds)
+        return Scored(report(scores, meta), _tables(scores, measured), written)
+
+    def score_command(self, config: str, predictions: Path) -> str:
+        return f"eviscope score {predictions} --config {config}"
+
+
+BENCHMARK = EviScope()
+
+
+def _tables(scores: Scores, usage_measured: bool) -> list[Table]:
+    quartets = Table(title="quartet metrics", title_justify="left")
+    for name in QUARTET_METRICS:
+        quartets.add_column(QUARTET_ABBREVIATIONS[name], justify="right", no_wrap=True)
+    quartets.add_row(*(f"{scores.overall[name]:.3f}" for name in QUARTET_METRICS))
+    note = "" if usage_measured else "; n/a: no prediction carries usage"
+    table = Table(title=f"row metrics (— not defined on the variant{note})", title_justify="left")
+    table.add_column("metric", no_wrap=True)
+    for column in ("overall", *VARIANTS):
+        # headers abbreviated to 5 letters so the table fits 80 columns, piped or not
+        table.add_column(column if column == "overall" else column[:5], justify="right", no_wrap=True)
+    for name in ROW_METRICS:
+        cells = [scores.overall.get(name), *(scores.per_variant.get(v, {}).get(name) for v in VARIANTS)]
+        if name in USAGE_METRICS and not usage_measured:
+            table.add_row(name, *("n/a" if c is not None else "—" for c in cells))
+        else:
+            table.add_row(name, *(format_value(c) for c in cells))
+    return [quartets, table]
+
+
+def _write_outputs(
+    out_dir: Path,
+    scores: Scores,
+    meta: dict[str, Any],
+    rows: Sequence[Mapping[str, Any]],
+    preds: Sequence[Prediction],
+) -> list[Path]:
+    """Write the reports, plots and failing quartets into a staging folder beside ``out_dir``, then
+    move them in: a run that fails (a full disk, a folder it may not write) leaves ``out_dir`` as it
+    was and says so in one line."""
+    staging = None
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.partial-", dir=out_dir.parent))
+        paths = write_reports(scores, staging, meta)
+        errors = write_error_export(failing_quartets(rows, preds, scores), staging)
+        staged = [paths["json"], paths["markdown"], paths["quartet_transitions"], paths["action_confusion"]]
+        out_dir.mkdir(exist_ok=True)
+        written = []
+        for path in [*staged, *errors]:
+            os.replace(path, out_dir / path.name)
+            written.append(out_dir / path.name)
+        return written
+    except OSError as err:
+        raise os_error(out_dir, err, hint=f"nothing was written into {plain(str(out_dir), None)}") from None
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)

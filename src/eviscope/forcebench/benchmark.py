@@ -1,0 +1,92 @@
+"""ForceBench as a :class:`~eviscope.benchmark.Benchmark`: cited claims whose force was raised (SPEC §5–6)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from eviscope.benchmark import Config, RunOption, Scored
+from eviscope.errors import EviScopeError, os_errors
+from eviscope.forcebench.prompts import PROMPT_NAMES
+from eviscope.forcebench.rows import AXES, CONFIG, read_rows
+from eviscope.runner.tasks import ForceBenchTask
+
+
+class ForceBench:
+    name = "forcebench"
+    title = "ForceBench"
+    configs = (Config(CONFIG, "attributionbench"),)
+    builder = "eviscope.builders.build_entries:FORCEBENCH"
+    run_options = (
+        RunOption("judge", "ForceBench judge prompt (required for ForceBench)", choices=tuple(PROMPT_NAMES)),
+        RunOption("evaluator", "ForceBench evaluator name (default: <model name>/<judge>)", metavar="NAME"),
+    )
+
+    def load_rows(self, config: str, dataset: Path) -> list[dict[str, Any]]:
+        return read_rows(dataset)
+
+    def run_rows(
+        self, config: str, dataset: Path, options: Mapping[str, Any]
+    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        return read_rows(dataset), None
+
+    def task(self, options: Mapping[str, Any], model: str) -> ForceBenchTask:
+        judge = options.get("judge")
+        if judge is None:
+            raise EviScopeError(f"--config {CONFIG} needs --judge ({', '.join(PROMPT_NAMES)})")
+        evaluator = options.get("evaluator") or f"{Path(model.rstrip('/')).name}/{judge}"
+        return ForceBenchTask(judge, evaluator)
+
+    def score(self, config: str, rows: list[dict[str, Any]], predictions: Path, out: Path | None) -> Scored:
+        from eviscope.forcebench.scoring import read_predictions, score_units, units_from_predictions
+
+        results = score_units(
+            units_from_predictions(rows, read_predictions(predictions), source=str(predictions))
+        )
+        written = write_results(results, out) if out is not None else []
+        pooled = f"pooled: MVR {results['mvr']:.3f}  FS {results['fs']:.3f}  units {results['n']}"
+        return Scored(
+            results, [results_table(f"ForceBench: {predictions} (MVR per axis)", results), pooled], written
+        )
+
+    def score_command(self, config: str, predictions: Path) -> str:
+        return f"eviscope score {predictions} --config {config}"
+
+
+BENCHMARK = ForceBench()
+
+
+def write_results(results: dict[str, Any], out: Path) -> list[Path]:
+    """``results.json`` and the two plots (MVR–FS plane, per-axis heatmap) into ``out``."""
+    from eviscope.forcebench.plots import axis_heatmap, mvr_fs_plane
+
+    with os_errors(out, "write", hint="use another --out"):
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / "results.json"
+        path.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        plots = [
+            mvr_fs_plane(results["per_evaluator"], out / "mvr_fs.png"),
+            axis_heatmap(results["per_evaluator"], out / "axis_heatmap.png"),
+        ]
+    return [path, *plots]
+
+
+def results_table(title: str, results: Mapping[str, Any]) -> Table:
+    """MVR, FS and per-axis MVR of each evaluator (axes abbreviated so the table fits 80 columns)."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("evaluator", no_wrap=True)
+    for column in ("MVR", "FS", *(axis[:4] for axis in AXES)):
+        table.add_column(column, justify="right", min_width=4, no_wrap=True)
+    for name, result in results["per_evaluator"].items():
+        per_axis = [result["per_axis"][a]["mvr"] for a in AXES]
+        table.add_row(
+            name,
+            f"{result['mvr']:.3f}",
+            f"{result['fs']:.3f}",
+            *("–" if v is None else f"{v:.2f}" for v in per_axis),
+        )
+    return table

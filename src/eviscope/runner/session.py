@@ -1,0 +1,339 @@
+"""A run as a library: the session, resume and data-parallel sharding behind ``eviscope run``.
+
+:func:`run` batches a model over a config and writes into the run folder: ``records.jsonl`` (the
+append-only journal: one line per finished row, with its raw reply, parse outcome and usage),
+``manifest.json``, and, once every row is done, ``predictions.jsonl`` (the predictions of the
+config's benchmark, for ``eviscope score``). Running the same :class:`RunRequest` again resumes an
+interrupted run: one killed at any point, or stopped by an unavailable server, a full disk or a
+read-only folder (reported as a one-line error naming the path or row, with the journal kept as it
+was).
+
+With ``data_parallel_size`` N > 1, N processes (``python -m eviscope.runner.session``) each run
+every N-th pending row and journal to a file of their own; they read the request from
+``run-request.json`` in the run folder, so they run exactly what the parent was asked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from eviscope.benchmark import Benchmark, for_config, task_options
+from eviscope.errors import EviScopeError, os_errors
+from eviscope.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE
+from eviscope.runner import manifest as manifests
+from eviscope.runner.accounting import PriceTable
+from eviscope.runner.backends import BACKENDS, backend_settings, settings_class
+from eviscope.runner.backends.base import Backend, BackendInfo, BackendSettings, SamplingConfig
+from eviscope.runner.execute import RunSettings, run_rows
+from eviscope.runner.store import Journal, journal_path, read_records, write_atomic
+from eviscope.runner.tasks import Task
+
+REQUEST_FILE = "run-request.json"
+"""Where a data-parallel parent leaves its request for its shard processes."""
+
+Advance = Callable[[int], None]
+Track = Callable[[int], contextlib.AbstractContextManager[Advance]]
+
+
+@contextlib.contextmanager
+def _no_progress(total: int) -> Iterator[Advance]:
+    yield lambda n: None
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """Everything that defines a run; built from the command line or from a manifest."""
+
+    config: str
+    out: Path
+    backend: BackendSettings
+    sampling: SamplingConfig = field(default_factory=SamplingConfig)
+    dataset: Path = Path(DEFAULT_DATASET_DIR)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The benchmark's run options (``policy``, ``judge``…); one it does not take is an error."""
+    limit: int | None = None
+    settings: RunSettings = field(default_factory=RunSettings)
+    data_parallel_size: int = 1
+    save_prompts: bool = False
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "config": self.config,
+                "out": str(self.out),
+                "backend": {"name": self.backend.name, **self.backend.to_dict()},
+                "sampling": asdict(self.sampling),
+                "dataset": str(self.dataset),
+                "options": dict(self.options),
+                "limit": self.limit,
+                "settings": asdict(self.settings),
+                "data_parallel_size": self.data_parallel_size,
+                "save_prompts": self.save_prompts,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> RunRequest:
+        data = json.loads(text)
+        backend = dict(data["backend"])
+        settings = dict(data["settings"])
+        return cls(
+            config=data["config"],
+            out=Path(data["out"]),
+            backend=backend_settings(backend.pop("name"), backend),
+            sampling=SamplingConfig(**data["sampling"]),
+            dataset=Path(data["dataset"]),
+            options=data["options"],
+            limit=data["limit"],
+            settings=RunSettings(
+                max_retries=settings["max_retries"],
+                batch_size=settings["batch_size"],
+                prices=PriceTable(**settings["prices"]),
+            ),
+            data_parallel_size=data["data_parallel_size"],
+            save_prompts=data["save_prompts"],
+        )
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """A finished run: its predictions file, manifest, and the command that scores it."""
+
+    predictions: Path
+    manifest: dict[str, Any]
+    score_command: str
+
+    def summary(self) -> str:
+        usage, parse = self.manifest["usage"], self.manifest["parse_failures"]
+        truncated = self.manifest.get("truncated", 0)
+        return (
+            f"{self.manifest['rows']['total']} rows: {parse['unresolved']} unparsable after retries, "
+            f"{parse['replies']} unparsable replies, {truncated} cut by the token limit, "
+            f"{self.manifest['engine_calls']} engine calls, "
+            f"{usage['prompt_tokens']}+{usage['completion_tokens']} tokens, ${usage['cost_usd']:.4f}"
+        )
+
+
+def settings_from_manifest(manifest: Mapping[str, Any]) -> BackendSettings:
+    """The backend settings a run folder's manifest recorded (``backend_settings``)."""
+    recorded = manifest.get("backend_settings")
+    if not isinstance(recorded, Mapping):
+        raise EviScopeError("manifest.json: field backend_settings is missing; rerun its `eviscope run`")
+    return backend_settings(str(manifest.get("backend")), recorded)
+
+
+def _prepare(request: RunRequest) -> tuple[Benchmark, Task, list[dict[str, Any]], dict[str, Any] | None]:
+    bench = for_config(request.config)
+    options = task_options(bench, request.config, request.options)
+    task = bench.task(options, request.backend.model)
+    rows, context = bench.run_rows(request.config, request.dataset, options)
+    return bench, task, (rows[: request.limit] if request.limit else rows), context
+
+
+def run(
+    request: RunRequest, *, say: Callable[[str], None] = lambda line: None, track: Track = _no_progress
+) -> RunResult:
+    """Run (or resume) ``request``; ``say`` gets one-line progress notes, ``track(total)`` a
+    context manager whose value advances a progress display by the rows finished."""
+    settings_class(request.backend.name)  # an unregistered backend fails before anything is written
+    if request.data_parallel_size > 1 and not request.backend.data_parallel:
+        able = [name for name in BACKENDS if settings_class(name).data_parallel]
+        raise EviScopeError(
+            f"--data-parallel-size is for {' and '.join(able)}; {request.backend.name} runs requests concurrently"
+        )
+    bench, task, rows, context = _prepare(request)
+    out = request.out
+    with os_errors(out, "create", hint="use another --out"):
+        out.mkdir(parents=True, exist_ok=True)
+    ident = _identity(request, task, context)
+    previous = manifests.read_manifest(out)
+    if previous is not None:
+        manifests.check_resumable(previous, ident, out)
+    done = read_records(out)
+    pending = [row for row in rows if row["id"] not in done]
+    sessions = list((previous or {}).get("sessions", []))
+    if request.save_prompts:
+        lines = (
+            json.dumps({"key": r.key, "messages": r.messages}, ensure_ascii=False)
+            for row in rows
+            for r in task.requests(row)
+        )
+        write_atomic(out / "prompts.jsonl", "".join(f"{line}\n" for line in lines))
+    started = manifests.now()
+    info = BackendInfo(
+        backend=request.backend.name,
+        model=request.backend.model,
+        revision=request.backend.revision,
+        dtype=request.backend.dtype,
+    )
+    if pending:
+        say(f"{len(rows) - len(pending)} of {len(rows)} rows already done in {out}/; running {len(pending)}")
+        # a session killed before it ends stays in the manifest with finished_at null
+        session = {"started_at": started, "finished_at": None, "rows_run": len(pending),
+                   "data_parallel_size": request.data_parallel_size}  # fmt: skip
+        write_state = dict(status="running", previous=previous, sessions=[*sessions, session])
+        _write(request, ident, task, rows, info, **write_state)
+        backend: Backend | None = None
+        try:
+            if request.data_parallel_size > 1:
+                info, calls = _run_data_parallel(request, say)
+            else:
+                backend = request.backend.create(request.sampling)
+                # the backend's details too, in case this session is killed before it ends
+                _write(request, ident, task, rows, backend.info(), **write_state)
+                with track(len(pending)) as advance:
+                    run_rows(task, pending, backend, Journal(journal_path(out)), request.settings, advance)
+                info, calls = backend.info(), backend.engine_calls
+        except (EviScopeError, KeyboardInterrupt) as err:
+            if backend is not None:
+                info, session["engine_calls"] = backend.info(), backend.engine_calls
+            session.update(finished_at=manifests.now(), error=str(err) or type(err).__name__)
+            with contextlib.suppress(EviScopeError):  # the error being raised is the one to report
+                _write(request, ident, task, rows, info, previous=previous, sessions=[*sessions, session])
+            raise
+        session.update(finished_at=manifests.now(), engine_calls=calls)
+        sessions.append(session)
+    elif previous is not None:
+        info = _previous_info(previous)
+    manifest = _write(request, ident, task, rows, info, previous=previous, sessions=sessions)
+    predictions = _finish(out, task, rows)
+    return RunResult(predictions, manifest, bench.score_command(request.config, predictions))
+
+
+def _identity(request: RunRequest, task: Task, context: dict[str, Any] | None) -> dict[str, Any]:
+    ident = manifests.identity(
+        config=request.config,
+        task=task,
+        backend=request.backend.name,
+        model=request.backend.model,
+        revision=request.backend.revision,
+        dtype=request.backend.dtype,
+        sampling=request.sampling,
+        max_parse_retries=request.settings.max_retries,
+    )
+    if context is not None:
+        ident["contextualize"] = context
+    return ident
+
+
+def _previous_info(previous: dict[str, Any]) -> BackendInfo:
+    """The backend details an earlier session recorded (when nothing is left to run)."""
+    return BackendInfo(
+        backend=previous.get("backend") or "",
+        model=previous.get("model") or "",
+        revision=previous.get("resolved_revision"),
+        dtype=previous.get("dtype"),
+        tensor_parallel_size=previous.get("tensor_parallel_size"),
+        structured_output=previous.get("structured_output") or "none",
+        sampling=previous.get("sampling") or {},
+        extra=previous.get("backend_details") or {},
+    )
+
+
+def _write(
+    request: RunRequest,
+    ident: dict[str, Any],
+    task: Task,
+    rows: list[dict[str, Any]],
+    info: BackendInfo,
+    **state: Any,
+) -> dict[str, Any]:
+    records = read_records(request.out)
+    manifest = manifests.build(
+        ident,
+        info=info,
+        schema=task.schema,
+        prices=request.settings.prices,
+        data_parallel_size=request.data_parallel_size,
+        batch_size=request.settings.batch_size,
+        rows_total=len(rows),
+        records=[records[row["id"]] for row in rows if row["id"] in records],
+        **state,
+    )
+    manifest["backend_settings"] = request.backend.to_dict()
+    manifests.write_manifest(request.out, manifest)
+    return manifest
+
+
+def _finish(out: Path, task: Task, rows: list[dict[str, Any]]) -> Path:
+    records = read_records(out)
+    missing = [row["id"] for row in rows if row["id"] not in records]
+    if missing:
+        raise EviScopeError(f"{len(missing)} rows are not done (first: {missing[0]}); rerun to resume")
+    lines = (json.dumps(task.prediction(records[row["id"]]), ensure_ascii=False) for row in rows)
+    predictions = out / PREDICTIONS_FILE
+    write_atomic(predictions, "".join(f"{line}\n" for line in lines))
+    return predictions
+
+
+def run_shard(request: RunRequest, index: int, count: int) -> None:
+    """One data-parallel process: rows ``index, index+count, …`` not yet done, journaled to its own file."""
+    _, task, rows, _ = _prepare(request)
+    done = read_records(request.out)
+    mine = [row for k, row in enumerate(rows) if k % count == index and row["id"] not in done]
+    backend = request.backend.create(request.sampling)
+    run_rows(task, mine, backend, Journal(journal_path(request.out, (index, count))), request.settings)
+    state = {"info": asdict(backend.info()), "engine_calls": backend.engine_calls}
+    write_atomic(request.out / f"session.shard-{index}-of-{count}.json", json.dumps(state, default=str))
+
+
+def _device_groups(count: int, per_process: int) -> list[str]:
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    devices = visible.split(",") if visible else [str(i) for i in range(count * per_process)]
+    if len(devices) < count * per_process:
+        raise EviScopeError(
+            f"--data-parallel-size {count} × {per_process} GPUs per process needs "
+            f"{count * per_process} GPUs; CUDA_VISIBLE_DEVICES lists {len(devices)}"
+        )
+    return [",".join(devices[i * per_process : (i + 1) * per_process]) for i in range(count)]
+
+
+def shard_command(out: Path, index: int, count: int) -> list[str]:
+    """The command line of shard process ``index`` of ``count`` for the run folder ``out``."""
+    return [sys.executable, "-m", "eviscope.runner.session", str(out / REQUEST_FILE), f"{index}/{count}"]
+
+
+def _run_data_parallel(request: RunRequest, say: Callable[[str], None]) -> tuple[BackendInfo, int]:
+    """Run one shard process per device group and wait for all; their backend info and engine calls."""
+    count, out = request.data_parallel_size, request.out
+    per_process = request.backend.device_group_size()
+    groups = _device_groups(count, per_process) if per_process else [""] * count
+    for stale in out.glob("session.shard-*.json"):
+        stale.unlink()
+    write_atomic(out / REQUEST_FILE, request.to_json())
+    children = []
+    for index, devices in enumerate(groups):
+        env = dict(os.environ, CUDA_VISIBLE_DEVICES=devices) if devices else dict(os.environ)
+        children.append(subprocess.Popen(shard_command(out, index, count), env=env))
+    say(f"started {count} shard processes; each journals to {out}/records.shard-*.jsonl")
+    failed = [index for index, child in enumerate(children) if child.wait() != 0]
+    if failed:
+        raise EviScopeError(f"shard processes {failed} failed (see above); rerun the same command to resume")
+    states = [json.loads((out / f"session.shard-{i}-of-{count}.json").read_text()) for i in range(count)]
+    return BackendInfo(**states[0]["info"]), sum(s["engine_calls"] for s in states)
+
+
+def _main(argv: list[str]) -> int:
+    """``python -m eviscope.runner.session REQUEST_FILE INDEX/COUNT``: one shard process."""
+    from eviscope.errors import plain
+
+    path, shard = argv
+    index, _, count = shard.partition("/")
+    try:
+        run_shard(RunRequest.from_json(Path(path).read_text(encoding="utf-8")), int(index), int(count))
+    except EviScopeError as err:
+        print(f"eviscope run (shard {shard}): error: {plain(str(err), None)}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))
