@@ -1,4 +1,5 @@
-"""`eviscope forcebench baselines|score|sheet|agreement|adjudicate` on hand-built rows."""
+"""`eviscope forcebench baselines|sheet|agreement|adjudicate` and `eviscope score --config forcebench`
+on hand-built rows."""
 
 from __future__ import annotations
 
@@ -22,31 +23,42 @@ def dataset(tmp_path: Path) -> Path:
 
 def test_baselines_print_json_and_write_predictions_and_plots(dataset: Path, tmp_path: Path, capsys) -> None:
     out = tmp_path / "runs"
-    assert main(["forcebench", "baselines", "--rows", str(dataset), "--out", str(out), "--json"]) == 0
+    assert main(["forcebench", "baselines", "--dataset", str(dataset), "--out", str(out), "--json"]) == 0
     results = json.loads(capsys.readouterr().out)
     presence = results["per_evaluator"]["baseline/citation_presence"]
     assert (presence["mvr"], presence["fs"]) == (1.0, 0.0)
     assert len(results["evaluators"]) == 5
     assert results["n"] == 5 * len(sample_rows())
     for png in ("mvr_fs.png", "axis_heatmap.png"):
-        assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert (out / "report" / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     lines = (out / "predictions.jsonl").read_text().splitlines()
     assert len(lines) == results["n"]
     assert (
-        main(["forcebench", "score", str(out / "predictions.jsonl"), "--rows", str(dataset), "--json"]) == 0
+        main(
+            [
+                "score",
+                str(out / "predictions.jsonl"),
+                "--config",
+                "forcebench",
+                "--dataset",
+                str(dataset),
+                "--json",
+            ]
+        )
+        == 0
     )
     assert json.loads(capsys.readouterr().out) == results
 
 
 def test_missing_rows_give_one_line_error(tmp_path: Path, capsys) -> None:
-    assert main(["forcebench", "baselines", "--rows", str(tmp_path / "none")]) == 2
+    assert main(["forcebench", "baselines", "--dataset", str(tmp_path / "none")]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "eviscope build forcebench" in err
 
 
 def test_annotation_round_trip_through_the_cli(dataset: Path, tmp_path: Path, capsys) -> None:
     sheet = tmp_path / "sheet.csv"
-    assert main(["forcebench", "sheet", str(sheet), "--rows", str(dataset)]) == 0
+    assert main(["forcebench", "sheet", str(sheet), "--dataset", str(dataset)]) == 0
     capsys.readouterr()
     with sheet.open(newline="", encoding="utf-8") as handle:
         reader = csv.DictReader(handle)
@@ -72,7 +84,7 @@ def test_annotation_round_trip_through_the_cli(dataset: Path, tmp_path: Path, ca
                 str(b),
                 "--adjudication",
                 str(adjudication),
-                "--rows",
+                "--dataset",
                 str(dataset),
                 "--json",
             ]
@@ -98,7 +110,7 @@ def test_annotation_round_trip_through_the_cli(dataset: Path, tmp_path: Path, ca
                 str(a),
                 str(b),
                 str(adjudication),
-                "--rows",
+                "--dataset",
                 str(dataset),
                 "--out",
                 str(out),

@@ -141,7 +141,6 @@ def test_a_report_folder_that_cannot_be_written_is_one_line_and_leaves_nothing(
         "score",
         "--dataset",
         str(built_dataset),
-        "--predictions",
         str(predictions),
         "--out",
         str(blocker),

@@ -44,7 +44,7 @@ def test_sigkill_mid_run_then_rerun_loses_and_duplicates_nothing(built_dataset, 
     assert len(preds) == 160 and len({p["id"] for p in preds}) == 160
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "complete" and manifest["rows"] == {"total": 160, "done": 160}
-    assert main(["score", "--dataset", str(built_dataset), "--predictions", str(out / "predictions.jsonl"),
+    assert main(["score", "--dataset", str(built_dataset), str(out / "predictions.jsonl"),
                  "--out", str(tmp_path / "report")]) == 0  # fmt: skip
 
 

@@ -57,7 +57,7 @@ def test_run_then_score_on_cpu(tiny_model, built_dataset, tmp_path, capsys):
     assert manifest["backend_details"]["chat_template"] == "tokenizer"
     capsys.readouterr()
     report = tmp_path / "report"
-    assert main(["score", "--dataset", str(built_dataset), "--predictions", str(out / "predictions.jsonl"),
+    assert main(["score", "--dataset", str(built_dataset), str(out / "predictions.jsonl"),
                  "--json", "--out", str(report)]) == 0  # fmt: skip
     assert json.loads(capsys.readouterr().out)["overall"]["joint_success"] == 0.0
 

@@ -17,7 +17,6 @@ import pytest
 from runner_fixtures import ANSWER, read_jsonl
 
 from eviscope.cli import main, make_parser
-from eviscope.commands.run import _child_argv
 from eviscope.runner.schemas import ANSWER_SCHEMA, label_schema
 
 
@@ -111,7 +110,7 @@ def test_one_batched_chat_call_with_greedy_schema_constrained_params(
     capsys.readouterr()
     report = tmp_path / "report"
     args = ["score", "--dataset", str(built_dataset), "--json", "--out", str(report)]
-    assert main([*args, "--predictions", str(tmp_path / "run" / "predictions.jsonl")]) == 0
+    assert main([*args, str(tmp_path / "run" / "predictions.jsonl")]) == 0
     scores = json.loads(capsys.readouterr().out)
     assert scores["overall"]["joint_success"] == 0.25  # always abstaining succeeds on the insufficient rows
 
@@ -139,18 +138,41 @@ def test_forcebench_judge_predictions_are_scored_by_forcebench(fake_vllm, built_
     assert preds[0]["evaluator"] == "qwen/force_aware" and preds[0]["label_raised"] == "force_calibrated"
     capsys.readouterr()
     assert (
-        main(["forcebench", "score", str(out / "predictions.jsonl"), "--rows", str(built_dataset), "--json"])
+        main(
+            [
+                "score",
+                str(out / "predictions.jsonl"),
+                "--config",
+                "forcebench",
+                "--dataset",
+                str(built_dataset),
+                "--json",
+            ]
+        )
         == 0
     )
     results = json.loads(capsys.readouterr().out)
     assert results["mvr"] == 1.0 and results["n"] == len(preds)  # a tie on every pair is a violation
 
 
-def test_shard_processes_get_the_same_options():
+def test_shard_processes_run_the_request_of_their_parent(tmp_path):
+    from eviscope.commands.run import request
+    from eviscope.runner.session import RunRequest
+
     parser = make_parser()
-    args = parser.parse_args(["run", "--backend", "vllm", "--model", "m", "--out", "o", "--data-parallel-size", "2",
-                              "--no-structured-output", "--max-tokens", "64", "--policy", "gate"])  # fmt: skip
-    child = parser.parse_args(_child_argv(args, "1/2")[3:])
-    assert child.shard == "1/2" and child.data_parallel_size == 1
-    same = ("model", "out", "structured_output", "max_tokens", "policy", "backend", "config", "seed")
-    assert all(str(getattr(child, k)) == str(getattr(args, k)) for k in same)
+    args = parser.parse_args(["run", "--backend", "vllm", "--model", "m", "--out", str(tmp_path), "--data-parallel-size",
+                              "2", "--no-structured-output", "--max-tokens", "64", "--policy", "gate",
+                              "--tensor-parallel-size", "2", "--price-prompt", "0.5"])  # fmt: skip
+    parent = request(args)
+    child = RunRequest.from_json(parent.to_json())
+    assert child == parent
+    assert child.backend.structured_output is False and child.backend.tensor_parallel_size == 2
+    assert child.options["policy"] == "gate" and child.sampling.max_tokens == 64
+
+
+def test_an_unknown_backend_is_named_with_the_known_ones():
+    from eviscope.errors import EviScopeError
+    from eviscope.runner.backends import backend_settings
+
+    with pytest.raises(EviScopeError, match="unknown backend 'tgi'; known: vllm, openai, transformers"):
+        backend_settings("tgi", {"model": "m"})

@@ -26,7 +26,7 @@ def run(capsys, *argv):
 def test_score_prints_tables_and_writes_reports(dataset, tmp_path, capsys):
     preds = write_jsonl(tmp_path / "hand.jsonl", hand_predictions())
     out_dir = tmp_path / "report"
-    code, out, _ = run(capsys, "score", "--config", CONFIG, "--dataset", dataset, "--predictions", preds,
+    code, out, _ = run(capsys, "score", "--config", CONFIG, "--dataset", dataset, preds,
                        "--out", out_dir)  # fmt: skip
     assert code == 0
     assert "QCS" in out and "0.250" in out and "joint_success" in out
@@ -38,7 +38,7 @@ def test_score_prints_tables_and_writes_reports(dataset, tmp_path, capsys):
 
 def test_score_json_is_the_report(dataset, tmp_path, capsys):
     preds = write_jsonl(tmp_path / "hand.jsonl", hand_predictions())
-    code, out, _ = run(capsys, "score", "--dataset", dataset, "--predictions", preds, "--json",
+    code, out, _ = run(capsys, "score", "--dataset", dataset, preds, "--json",
                        "--out", tmp_path / "r")  # fmt: skip
     assert code == 0
     report = json.loads(out)
@@ -50,9 +50,7 @@ def test_score_names_bad_ids_in_one_line(dataset, tmp_path, capsys):
     preds = hand_predictions()
     preds[0]["id"] = "q0-sufficient"
     path = write_jsonl(tmp_path / "bad.jsonl", preds)
-    code, out, err = run(
-        capsys, "score", "--dataset", dataset, "--predictions", path, "--out", tmp_path / "r"
-    )
+    code, out, err = run(capsys, "score", "--dataset", dataset, path, "--out", tmp_path / "r")
     assert code == 2 and out == ""
     assert err.count("\n") == 1
     assert (
@@ -63,7 +61,7 @@ def test_score_names_bad_ids_in_one_line(dataset, tmp_path, capsys):
 
 def test_unbuilt_config_says_how_to_build_it(tmp_path, capsys):
     code, _, err = run(capsys, "score", "--config", "eviscope-v1", "--dataset", tmp_path,
-                       "--predictions", tmp_path / "p.jsonl")  # fmt: skip
+                       tmp_path / "p.jsonl")  # fmt: skip
     assert code == 2
     assert f"run `eviscope build eviscope-v1 --out {tmp_path}` first" in err
 
@@ -71,9 +69,9 @@ def test_unbuilt_config_says_how_to_build_it(tmp_path, capsys):
 def test_baseline_then_compare(dataset, tmp_path, capsys):
     files = {}
     for system in ("oracle", "always-answer"):
-        files[system] = tmp_path / f"{system}.jsonl"
+        files[system] = tmp_path / system / "predictions.jsonl"
         code, _, err = run(
-            capsys, "baseline", "--system", system, "--dataset", dataset, "--out", files[system]
+            capsys, "baseline", "--system", system, "--dataset", dataset, "--out", tmp_path / system
         )
         assert code == 0 and "16 predictions" in err
     code, out, _ = run(capsys, "compare", files["oracle"], files["always-answer"], "--dataset", dataset,

@@ -27,14 +27,12 @@ def test_oracle_scores_one_on_every_success_metric_of_the_built_config(built_dat
 
 def test_lexical_baseline_scored_and_compared_from_the_command_line(built_dataset, tmp_path, capsys):
     config = ["--config", "eviscope-v1.1", "--dataset", str(built_dataset)]
-    lexical, oracle = tmp_path / "lexical.jsonl", tmp_path / "oracle.jsonl"
-    assert main(["baseline", "--system", "lexical", *config, "--out", str(lexical)]) == 0
-    assert main(["baseline", "--system", "oracle", *config, "--out", str(oracle)]) == 0
+    lexical, oracle = tmp_path / "lexical" / "predictions.jsonl", tmp_path / "oracle" / "predictions.jsonl"
+    assert main(["baseline", "--system", "lexical", *config, "--out", str(lexical.parent)]) == 0
+    assert main(["baseline", "--system", "oracle", *config, "--out", str(oracle.parent)]) == 0
     assert len(lexical.read_text().splitlines()) == 160
     capsys.readouterr()
-    assert (
-        main(["score", *config, "--predictions", str(lexical), "--out", str(tmp_path / "r"), "--json"]) == 0
-    )
+    assert main(["score", *config, str(lexical), "--out", str(tmp_path / "r"), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["n_quartets"] == 40
     # The baseline reads only the documents, so it is neither perfect nor useless.

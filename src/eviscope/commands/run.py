@@ -98,7 +98,10 @@ def _add_backend_options(group: argparse._ArgumentGroup) -> None:
                 continue
             seen.setdefault(f.name, []).append((name, f.default))
             meta.setdefault(f.name, f)
+    taken = {action.dest for action in group._actions}
     for dest, backends in seen.items():
+        if dest in taken:
+            raise RuntimeError(f"backend option {dest!r} clashes with an option of eviscope run; rename it")
         f = meta[dest]
         flag = f.metadata.get("flag") or "--" + dest.replace("_", "-")
         everyone = len(backends) == len(BACKENDS)

@@ -66,11 +66,10 @@ class Settings(BackendSettings):
     api_key_env: str = option("OPENAI_API_KEY", "environment variable holding the API key", metavar="VAR")
     concurrency: int = option(8, "requests in flight", metavar="N")
     timeout_s: float = option(120.0, "seconds per request", flag="--timeout", metavar="S")
-    max_retries: int = option(
+    http_retries: int = option(
         5,
         "retries on 408, 409, 425, 429, 500, 502-504, timeouts and connection errors, with "
         "exponential backoff",
-        flag="--http-retries",
         metavar="N",
     )
     backoff_s: float = option(1.0, "first backoff, in seconds", flag="--backoff", metavar="S")
@@ -94,7 +93,7 @@ class Settings(BackendSettings):
             api_key=os.environ.get(self.api_key_env),
             concurrency=self.concurrency,
             timeout_s=self.timeout_s,
-            max_retries=self.max_retries,
+            max_retries=self.http_retries,
             backoff_s=self.backoff_s,
             structured_output=self.structured_output,
             give_up_after=self.give_up_after,
