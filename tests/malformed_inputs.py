@@ -2,7 +2,7 @@
 
 Every :class:`Case` is a predictions file for one benchmark (``eviscope``: scored against an EviScope
 config, ``forcebench``: against the ForceBench rows) and the substring its one-line error must
-hold. ``benchmarks/malformed_inputs.py`` runs each through three entry points, and
+hold. ``tests/malformed_driver.py`` runs each through three entry points, and
 ``tests/test_malformed_inputs.py`` asserts what it finds:
 
 - ``cli``: ``eviscope score --predictions FILE`` (EviScope) or ``eviscope forcebench score FILE``;

@@ -1,6 +1,6 @@
 """Malformed predictions (tests/malformed_inputs.py) get one clear line from every entry point.
 
-The whole corpus runs once, in-process, through ``benchmarks/malformed_inputs.py``'s ``run_corpus``
+The whole corpus runs once, in-process, through ``tests/malformed_driver.py``'s ``run_corpus``
 (the function behind the README's figures): ``eviscope score`` / ``eviscope forcebench score``, the
 two ``evaluate`` modules, and the Space's ``/submit`` callback. Each (entry point, case) is then one
 test: a clear one-line error holding the expected words, no crash, nothing written. A handful of
@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 from malformed_inputs import CORPUS, ENTRY_POINTS, Inputs, by_name
-from module_files import load_file
 
 REPO = Path(__file__).resolve().parents[1]
 CONFIG = "eviscope-v1.1"
@@ -25,7 +24,9 @@ MAX_RSS_MB = 1024
 
 
 def load_benchmark() -> ModuleType:
-    return load_file(REPO / "benchmarks" / "malformed_inputs.py", "malformed_inputs_benchmark")
+    import malformed_driver
+
+    return malformed_driver
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +91,7 @@ def test_the_console_script_exits_2_with_one_line_and_no_traceback(
     out = tmp_path / "out"
     args = bench.script_args(case, path, built_dataset, CONFIG, out)
     code, stdout, stderr, peak = bench.run_console_script(args, measure_memory=name in BIG_CASES)
-    command = "score" if case.benchmark == "eviscope" else "forcebench"
+    command = "score"
     assert (code, stdout) == (2, ""), stderr
     assert stderr.startswith(f"eviscope {command}: error: ") and stderr.count("\n") == 1, stderr
     assert case.expected("cli") in stderr and "Traceback" not in stderr

@@ -1,6 +1,6 @@
 """The runner under faults: SIGKILL at 10 moments, a flaky, failing or dead HTTP server (the circuit
 breaker), a full disk and a read-only run folder. The kill trials and the HTTP fault injection are
-benchmarks/runner_faults.py's own functions (the numbers the README quotes); no speed is asserted,
+tests/runner_faults.py's own functions (the numbers the README quotes); no speed is asserted,
 only that a ``Retry-After: 1`` was waited for, and how many requests a dead server cost."""
 
 from __future__ import annotations
@@ -14,19 +14,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import runner_faults as faults
 from fault_injection import make_read_only
-from module_files import load_file
 from runner_fixtures import ANSWER, chat_server, read_jsonl
 
 from eviscope.cli import main
 from eviscope.errors import EviScopeError
 from eviscope.runner.backends.openai_backend import retry_after_seconds
 from eviscope.runner.store import Journal, read_records, write_atomic
-
-BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "runner_faults.py"
-
-
-faults = load_file(BENCHMARK, "runner_faults")
 
 
 def _argv(dataset, out, url, *extra):
@@ -42,7 +37,7 @@ def _one_line_error(capsys) -> str:
 
 
 # ----------------------------------------------------------------------------------------------
-# kill trials and HTTP faults (benchmarks/runner_faults.py)
+# kill trials and HTTP faults (tests/runner_faults.py)
 
 
 def test_ten_sigkills_then_resume_lose_and_duplicate_no_row(built_dataset, tmp_path):

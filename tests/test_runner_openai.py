@@ -92,3 +92,17 @@ def test_unparsable_replies_are_reasked_then_kept_as_null(built_dataset, tmp_pat
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["parse_failures"] == {"replies": 4, "unresolved": 1}
     assert manifest["retries"]["parse_retries_made"] == 3
+
+
+def test_a_reply_cut_by_the_token_limit_is_not_asked_again_and_is_recorded_as_truncated(
+    built_dataset, tmp_path
+):
+    cut = '{"action": "answer", "answer": "the first wor'  # what a 4-token limit leaves of an answer
+    with chat_server(lambda body, seen: (200, 0.0, cut), finish_reason="length") as server:
+        assert _run(built_dataset, tmp_path, server["url"], "--limit", "3", "--max-tokens", "4") == 0
+    assert len(server["bodies"]) == 3  # one request per row: the same prompt would be cut the same way
+    records = read_jsonl(tmp_path / "records.jsonl")
+    assert [r["parse"]["truncated"] for r in records] == [1, 1, 1]
+    assert [r["action"] for r in records] == [None, None, None]
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["truncated"] == 3 and manifest["parse_failures"]["unresolved"] == 3

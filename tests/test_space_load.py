@@ -1,6 +1,6 @@
 """Load on the Space: 20 submissions at once (and resends, and clashing names) each land exactly once.
 
-Runs ``benchmarks/space_load.py``'s ``run_load`` (the function the benchmark prints) against the
+Runs ``tests/space_load.py``'s ``run_load`` (the load driver that also runs by hand) against the
 app started on 127.0.0.1; no timing is asserted.
 """
 
@@ -12,18 +12,19 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from module_files import load_file
 
 pytest.importorskip("gradio")
 pytest.importorskip("gradio_client")
 
-from space_server import REPO, SpaceServer
+from space_server import SpaceServer
 
 CONFIG = "eviscope-v1.1"
 
 
 def benchmark() -> ModuleType:
-    return load_file(REPO / "benchmarks" / "space_load.py", "space_load")
+    import space_load
+
+    return space_load
 
 
 def test_twenty_concurrent_submissions_each_land_exactly_once(built_dataset: Path, tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """The run loop: pending rows in batches, one backend call per batch, bounded re-asks, journaling.
 
-A batch's requests go to the backend in one call. Replies that cannot be parsed are asked again,
+A batch's requests go to the backend in one call. Replies that cannot be parsed, and were not cut
+by the token limit (at temperature 0 the same prompt would be cut the same way), are asked again,
 all in one further call, with the unreadable reply and :data:`~eviscope.runner.parsing.RETRY_INSTRUCTION`
 appended, at most ``max_retries`` times; what is still unreadable is kept as unparsed (``action:
 null``). A reply that came back as an error (e.g. an HTTP 400) is final: it is not asked again.
@@ -54,8 +55,9 @@ def generate(
         for request, completion in zip(todo, backend.complete(todo), strict=True):
             made[request.key].append(completion)
             parsed = None if completion.error else task.parse(completion.text)
-            part = Part(parsed, completion.text, attempt + 1, completion.error)
-            if parsed is None and completion.error is None and attempt < max_retries:
+            part = Part(parsed, completion.text, attempt + 1, completion.error, completion.truncated)
+            final = completion.error is not None or completion.truncated
+            if parsed is None and not final and attempt < max_retries:
                 again.append(_retry(request, completion.text))
                 continue
             parts[request.key] = part
@@ -95,6 +97,7 @@ def run_rows(
                 "failures": sum(p.attempts - (p.parsed is not None) for p in parts),
                 "retries": sum(p.attempts - 1 for p in parts),
                 "unresolved": sum(p.parsed is None for p in parts),
+                "truncated": sum(p.truncated for p in parts),
             }
             finished.append(record)
         journal.append(finished)

@@ -134,7 +134,10 @@ def build(
 ) -> dict[str, Any]:
     """The whole manifest, from the run's identity, its backend, and the journal so far."""
     records = list(records)
-    parse = {k: sum(r["parse"][k] for r in records) for k in ("failures", "retries", "unresolved")}
+    parse = {
+        k: sum(r["parse"].get(k, 0) for r in records)
+        for k in ("failures", "retries", "unresolved", "truncated")
+    }
     done = len(records)
     return {
         **run_identity,
@@ -154,6 +157,7 @@ def build(
             "parse_retries_made": parse["retries"],
         },
         "parse_failures": {"replies": parse["failures"], "unresolved": parse["unresolved"]},
+        "truncated": parse["truncated"],
         "prices": prices.as_dict(),
         "usage": totals(records),
         "rows": {"total": rows_total, "done": done},

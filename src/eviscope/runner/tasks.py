@@ -28,6 +28,8 @@ class Part:
     raw: str
     attempts: int
     error: str | None = None
+    truncated: bool = False
+    """The last reply was cut by the token limit."""
 
 
 class Task(Protocol):

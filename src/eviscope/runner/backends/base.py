@@ -42,6 +42,8 @@ class Completion:
     its size; an HTTP request's own time). ``calls`` counts every engine or HTTP call made for it,
     retries included. ``error`` is set when no text came back; ``retryable`` errors (a server that
     stayed unavailable) stop the run so a rerun can resume, others count as an unparsable reply.
+    ``truncated``: the reply was cut by ``max_tokens`` (asked again, at temperature 0, it would be
+    cut the same way, so it is not re-asked).
     """
 
     text: str
@@ -51,6 +53,7 @@ class Completion:
     calls: int = 1
     error: str | None = None
     retryable: bool = False
+    truncated: bool = False
 
 
 @dataclass

@@ -320,10 +320,12 @@ def _tokens(usage: Any, key: str) -> int:
 def _completion(payload: dict[str, Any], calls: int, latency_s: float) -> Completion:
     usage = payload.get("usage")
     try:
-        text = payload["choices"][0]["message"].get("content") or ""
+        choice = payload["choices"][0]
+        text = choice["message"].get("content") or ""
     except (KeyError, IndexError, TypeError, AttributeError):
         return Completion("", calls=calls, latency_s=latency_s, error="response without choices[0].message")
     return Completion(
+        truncated=choice.get("finish_reason") == "length",
         text=text if isinstance(text, str) else json.dumps(text),
         prompt_tokens=_tokens(usage, "prompt_tokens"),
         completion_tokens=_tokens(usage, "completion_tokens"),

@@ -10,6 +10,7 @@ work, and the manifest says so. A tokenizer without a chat template gets a plain
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import time
 from dataclasses import dataclass
@@ -195,12 +196,13 @@ class TransformersBackend:
         results.update(self._generate(group, ids, requests))
         self.engine_calls += 1
         share = (time.perf_counter() - start) / len(requests)
-        return [Completion(*results[i], latency_s=share) for i in range(len(requests))]
+        return [dataclasses.replace(results[i], latency_s=share) for i in range(len(requests))]
 
     def _generate(
         self, group: list[int], ids: list[list[int]], requests: list[ChatRequest]
-    ) -> dict[int, tuple[str, int, int]]:
-        """One left-padded greedy ``generate`` over ``group``: index → (text, prompt, completion tokens)."""
+    ) -> dict[int, Completion]:
+        """One left-padded greedy ``generate`` over ``group``: index → its completion, latency not
+        yet shared out; ``truncated`` when no stop token came within ``max_tokens``."""
         torch = self._torch
         batch = self.tokenizer.pad({"input_ids": [ids[i] for i in group]}, return_tensors="pt").to(
             self.device
@@ -220,5 +222,6 @@ class TransformersBackend:
             kept = tokens[: ends[0]] if ends else tokens
             text = self.tokenizer.decode(kept, skip_special_tokens=True)
             # the stop token, when one was generated, is a completion token too
-            results[i] = (text, len(ids[i]), len(kept) + (1 if ends else 0))
+            cut = not ends and len(tokens) >= self.sampling.max_tokens
+            results[i] = Completion(text, len(ids[i]), len(kept) + (1 if ends else 0), truncated=cut)
         return results

@@ -143,6 +143,7 @@ class VLLMBackend:
                 prompt_tokens=len(out.prompt_token_ids or []),
                 completion_tokens=len(out.outputs[0].token_ids),
                 latency_s=share,
+                truncated=getattr(out.outputs[0], "finish_reason", None) == "length",
             )
             for out in outputs
         ]

@@ -14,7 +14,7 @@ at the same moment, each from its own ``gradio_client`` client (its own session)
 Then it reads the leaderboard (through the API, and the results folder) and prints submissions
 sent, landed, duplicated, lost, errors, and the median and slowest round trip.
 
-    python benchmarks/space_load.py [--dataset dataset] [--submissions 20] [--resends 3] [--clashes 2]
+    python tests/space_load.py [--dataset dataset] [--submissions 20] [--resends 3] [--clashes 2]
 """
 
 from __future__ import annotations
@@ -229,19 +229,20 @@ def main() -> None:
         "--clashes", type=int, default=2, help="other files under the second name (default 2)"
     )
     args = parser.parse_args()
-    from space import start_space  # benchmarks/space.py: run as a script, its folder is on sys.path
+    from space_server import SpaceServer  # tests/space_server.py: run as a script, its folder is on sys.path
 
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         uploads = write_uploads(args.dataset, Path(tmp))
         results = Path(tmp) / "results"
-        process, url = start_space(args.dataset, results)
+        server = SpaceServer(Path(args.dataset), results, Path(tmp) / "space.log")
         started = time.perf_counter() - began
         try:
-            report = run_load(url, uploads, args.submissions, args.resends, args.clashes, results=results)
+            report = run_load(
+                server.url, uploads, args.submissions, args.resends, args.clashes, results=results
+            )
         finally:
-            process.terminate()
-            process.wait()
+            server.stop()
     print(report.table())
     print(f"  run time              {time.perf_counter() - began:>6.1f} s   (Space start {started:.1f} s)")
     if report.errors or report.lost or report.duplicated or report.landed != report.systems:

@@ -19,14 +19,13 @@ expected words, spans lines, is not printable or is over 1,000 characters; "acce
 all. Finally, the big files (100 MB, 21 MB) go through the ``eviscope`` console script's entry point
 in a fresh process, whose peak resident memory is reported.
 
-    python benchmarks/malformed_inputs.py [--dataset dataset] [--config eviscope-v1.1] [--verbose]
+    python tests/malformed_driver.py [--dataset dataset] [--config eviscope-v1.1] [--verbose]
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import io
 import os
 import shutil
@@ -48,15 +47,10 @@ STATUSES = ("clear", "unclear", "accepted", "crash")
 
 
 def load_corpus() -> ModuleType:
-    """``tests/malformed_inputs.py`` (imported by path: this script has the same module name)."""
-    name = "eviscope_malformed_corpus"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, REPO / "tests" / "malformed_inputs.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    """The corpus, ``tests/malformed_inputs.py`` (this driver's neighbour)."""
+    import malformed_inputs
+
+    return malformed_inputs
 
 
 @dataclass(frozen=True)
@@ -129,10 +123,19 @@ def run_cli(case: Any, path: Path, ctx: Context) -> Outcome:
 
     out = ctx.work / f"out-{case.name}"
     if case.benchmark == "eviscope":
-        argv = ["score", "--dataset", str(ctx.dataset), "--config", ctx.config]
-        argv += ["--predictions", str(path), "--out", str(out), *case.cli_args]
+        argv = ["score", str(path), "--dataset", str(ctx.dataset), "--config", ctx.config]
+        argv += ["--out", str(out), *case.cli_args]
     else:
-        argv = ["forcebench", "score", str(path), "--rows", str(ctx.dataset)]
+        argv = [
+            "score",
+            str(path),
+            "--config",
+            "forcebench",
+            "--dataset",
+            str(ctx.dataset),
+            "--out",
+            str(out),
+        ]
     stdout, stderr = io.StringIO(), io.StringIO()
     start = time.perf_counter()
     try:
@@ -280,18 +283,8 @@ def run_console_script(
 
 def script_args(case: Any, path: Path, dataset: Path, config: str, out: Path) -> list[str]:
     if case.benchmark == "eviscope":
-        return [
-            "score",
-            "--dataset",
-            str(dataset),
-            "--config",
-            config,
-            "--predictions",
-            str(path),
-            "--out",
-            str(out),
-        ]
-    return ["forcebench", "score", str(path), "--rows", str(dataset)]
+        return ["score", str(path), "--dataset", str(dataset), "--config", config, "--out", str(out)]
+    return ["score", str(path), "--config", "forcebench", "--dataset", str(dataset), "--out", str(out)]
 
 
 def table(outcomes: Sequence[Outcome]) -> str:

@@ -20,30 +20,26 @@ give up on the server once ``--http-give-up-after`` (8) requests in a row failed
 (so the outage costs a bounded number of requests, not a retry cycle for each of the other 120
 rows), and a rerun against the healthy server must ask only for the missing rows.
 
-    python benchmarks/runner_faults.py [--dataset dataset] [--seed 0]
+    python tests/runner_faults.py [--dataset dataset] [--seed 0]
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import io
 import json
 import os
 import random
 import signal
-import socket
-import struct
 import subprocess
 import sys
-import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+from stub_server import StubServer, answer_for, request_key  # noqa: F401
 
 from eviscope.dataset import DEFAULT_CONFIG
 from eviscope.layout import DEFAULT_DATASET_DIR
@@ -52,122 +48,6 @@ TRIALS = 10
 BATCH = 8
 CHILD_TIMEOUT_S = 120.0
 GIVE_UP_AFTER = 8  # eviscope run's default --http-give-up-after
-
-# ----------------------------------------------------------------------------------------------
-# A stub OpenAI-compatible server whose every reply is decided by a callback
-
-
-def request_key(body: dict[str, Any]) -> str:
-    """One logical request (the same messages), whatever attempt it is."""
-    return hashlib.sha1(json.dumps(body["messages"], sort_keys=True).encode()).hexdigest()[:16]
-
-
-def answer_for(body: dict[str, Any]) -> str:
-    """A deterministic, parsable answer per prompt, so a row run twice gets the same result."""
-    digest = hashlib.sha1(body["messages"][0]["content"].encode()).hexdigest()
-    action = ("answer", "abstain", "flag_conflict")[int(digest[:2], 16) % 3]
-    return json.dumps({"action": action, "answer": digest[:8], "citations": [], "quotes": []})
-
-
-Decide = Callable[[str, int, int], str | None]
-"""(request key, attempts of that key before this one, requests served before) -> fault or None."""
-
-
-class StubServer:
-    """Serves ``/v1/chat/completions``; every fault it injects and every request is recorded."""
-
-    FAULTS = ("429", "429-wait", "500", "503", "timeout", "reset", "malformed")
-
-    def __init__(self, decide: Decide | None = None, timeout_s: float = 0.5) -> None:
-        self.decide: Decide = decide or (lambda key, seen, served: None)
-        self.timeout_s = timeout_s
-        self.lock = threading.Lock()
-        self.log: list[list[Any]] = []
-        """Per request: key, attempts of that key before it, fault, arrival time, reply time."""
-        self.seen: Counter[str] = Counter()
-        self.on_request: Callable[[int], None] = lambda served: None
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def finish(self) -> None:
-                with contextlib.suppress(OSError, ValueError):
-                    super().finish()
-
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                key = request_key(body)
-                with server.lock:
-                    seen, served = server.seen[key], len(server.log)
-                    server.seen[key] += 1
-                    fault = server.decide(key, seen, served)
-                    entry = [key, seen, fault, time.monotonic(), None]
-                    server.log.append(entry)
-                server.on_request(served + 1)
-                with contextlib.suppress(OSError):  # the client went away (timed out, or was killed)
-                    self._reply(body, fault, entry)
-
-            def _reply(self, body: dict[str, Any], fault: str | None, entry: list[Any]) -> None:
-                if fault == "reset":
-                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-                    self.connection.close()
-                    self.close_connection = True
-                    return
-                if fault == "timeout":
-                    time.sleep(server.timeout_s * 2)
-                headers = {"Content-Type": "application/json"}
-                status = 200
-                if fault is None or fault == "timeout":
-                    data = json.dumps(
-                        {
-                            "choices": [{"message": {"role": "assistant", "content": answer_for(body)}}],
-                            "usage": {"prompt_tokens": 100, "completion_tokens": 20},
-                        }
-                    ).encode()
-                elif fault == "malformed":
-                    data = b'{"choices": [{"message": {"role": "assistant", "content": "{\\"act'
-                else:
-                    status = 429 if fault.startswith("429") else int(fault)
-                    data = json.dumps({"error": {"message": f"injected {fault}\nsecond line"}}).encode()
-                    if fault == "429":
-                        headers["Retry-After"] = "0"
-                    elif fault == "429-wait":
-                        headers["Retry-After"] = "1"
-                self.send_response(status)
-                for name, value in headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                entry[4] = time.monotonic()
-                self.wfile.write(data)
-
-        class Server(ThreadingHTTPServer):
-            request_queue_size = 256  # the default 5 drops connections under --concurrency 16
-            daemon_threads = True
-
-            def handle_error(self, request: Any, client_address: Any) -> None:
-                pass  # a reset connection or a killed client: expected here
-
-        self._server = Server(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-
-    def reset(self) -> None:
-        with self.lock:
-            self.log.clear()
-            self.seen.clear()
-
-    @contextlib.contextmanager
-    def serving(self) -> Iterator[StubServer]:
-        thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        thread.start()
-        try:
-            yield self
-        finally:
-            self._server.shutdown()
-            self._server.server_close()
-
 
 # ----------------------------------------------------------------------------------------------
 # The child: `eviscope run` that can pause at a chosen write, so the parent kills it right there
