@@ -14,7 +14,7 @@ an unparsable ``null``), with random usage, written straight to a JSONL file.
    so this runs last and is left out of the bound.
 
 The replicated rows hold only the fields that validation, the join and scoring read
-(:data:`SCORED_FIELDS`), sharing the base row's lists: they stand for the reference data a scorer
+(:data:`eviscope.rows.SCORED_FIELDS`), sharing the base row's lists: they stand for the reference data a scorer
 must hold, not for a 1M-row dataset (whose documents alone would be gigabytes).
 
     python benchmarks/score.py [--n 1000000] [--config eviscope-v1.1] [--dataset dataset]
@@ -25,32 +25,20 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import random
 import resource
 import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from synthetic_predictions import replicate, write_predictions
 
 from eviscope.dataset import DEFAULT_CONFIG, load_rows
 from eviscope.layout import DEFAULT_DATASET_DIR
 from eviscope.predictions import load_predictions
-from eviscope.reference_systems import SYSTEMS
 from eviscope.scoring import score_predictions
-
-SCORED_FIELDS = (
-    "id",
-    "quartet_id",
-    "variant",
-    "answers",
-    "expected_action",
-    "supporting_doc_ids",
-    "support_spans",
-)
-"""The row fields that :func:`load_predictions` and :func:`score_predictions` read."""
 
 BOUND_FIXED_GB = 0.5
 """Memory bound, fixed part: the interpreter, numpy, pydantic, ``datasets`` and the base rows."""
@@ -77,55 +65,6 @@ def peak_rss() -> int:
                 return int(line.split()[1]) * 1024
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, KiB elsewhere
-
-
-def _copies(rows: Sequence[Mapping[str, Any]], n: int) -> Iterator[tuple[Mapping[str, Any], str]]:
-    """The base row and the new quartet id of each of ``n`` replicated rows, in order: copy ``k`` of
-    a row belongs to quartet ``<quartet_id>.<k>`` (whole quartets when ``n`` is a multiple of 4)."""
-    for i in range(n):
-        k, j = divmod(i, len(rows))
-        yield rows[j], f"{rows[j]['quartet_id']}.{k}"
-
-
-def replicate(rows: Sequence[Mapping[str, Any]], n: int) -> list[dict[str, Any]]:
-    """``n`` rows copied from ``rows`` with new ids, holding only :data:`SCORED_FIELDS`."""
-    keep = [field for field in SCORED_FIELDS if field not in ("id", "quartet_id")]
-    return [
-        {"id": f"{quartet}-{row['variant']}", "quartet_id": quartet, **{f: row[f] for f in keep}}
-        for row, quartet in _copies(rows, n)
-    ]
-
-
-def synthetic_predictions(
-    rows: Sequence[Mapping[str, Any]], n: int, seed: int
-) -> Iterator[tuple[Mapping[str, Any], str, dict[str, Any]]]:
-    """For each of the ``n`` rows of :func:`replicate`, in order: (the base row, the reference
-    system that answered it or ``"null"``, and the SPEC §3 prediction object)."""
-    rng = random.Random(seed)
-    outputs = {name: {p["id"]: p for p in system(rows)} for name, system in SYSTEMS.items()}
-    choices = [*outputs, "null"]
-    for row, quartet in _copies(rows, n):
-        system = rng.choice(choices)
-        pred = {"action": None} if system == "null" else dict(outputs[system][row["id"]])
-        pred["id"] = f"{quartet}-{row['variant']}"
-        if rng.random() < 0.8:
-            pred["usage"] = {
-                "prompt_tokens": rng.randint(300, 900),
-                "completion_tokens": rng.randint(5, 80),
-                "calls": rng.choice((1, 1, 1, 2)),
-                "latency_s": round(rng.uniform(0.2, 4.0), 3),
-                "cost_usd": round(rng.uniform(0, 0.002), 6),
-            }
-        yield row, system, pred
-
-
-def write_predictions(path: Path, rows: Sequence[Mapping[str, Any]], n: int, seed: int) -> int:
-    """Write the predictions of :func:`synthetic_predictions` to ``path``, streamed; returns its size."""
-    with path.open("w", encoding="utf-8") as f:
-        for _, _, pred in synthetic_predictions(rows, n, seed):
-            f.write(json.dumps(pred, ensure_ascii=False))
-            f.write("\n")
-    return path.stat().st_size
 
 
 def plain_parse(path: Path) -> list:

@@ -1,4 +1,4 @@
-"""Modules that live in files outside the package: benchmark scripts, metric modules, the Space app."""
+"""Modules that live in files outside the package: the metric modules and the Space app."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""benchmarks/score.py: its replicated rows and predictions score as a direct computation says, and
-the command reports both timing sides, the ratio and the memory bound (no timing is asserted)."""
+"""The synthetic predictions ``benchmarks/score.py`` scores: replicated rows and predictions score as a
+direct computation says; and the benchmark, run as a command, reports both timing sides, the ratio
+and the memory bound (no timing is asserted)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+import synthetic_predictions
 from eviscope_fixtures import hand_rows, write_dataset
-from module_files import load_file
 
 from eviscope.predictions import Prediction, load_predictions
 from eviscope.rows import VARIANTS
@@ -19,12 +20,8 @@ from eviscope.scoring import QUARTET_METRICS, score, score_predictions, success
 BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "score.py"
 
 
-@pytest.fixture(scope="module")
-def bench():
-    return load_file(BENCHMARK, "score_benchmark")
-
-
-def test_replicated_rows_score_as_their_base_rows_do(bench, tmp_path):
+def test_replicated_rows_score_as_their_base_rows_do(tmp_path):
+    bench = synthetic_predictions
     base = hand_rows()
     n = 400  # 25 copies of the 16 hand rows
     path = tmp_path / "predictions.jsonl"
@@ -62,11 +59,6 @@ def test_replicated_rows_score_as_their_base_rows_do(bench, tmp_path):
     assert result.overall["avg_calls"] == pytest.approx(sum(calls) / n)
     assert result.overall["total_cost_usd"] == pytest.approx(sum(cost))
     assert set(result.per_variant) == set(VARIANTS)
-
-
-def test_the_memory_bound_is_stated_for_a_million_rows(bench):
-    assert bench.rss_bound(1_000_000) == pytest.approx(3.5e9)
-    assert bench.rss_bound(100) < bench.rss_bound(200)
 
 
 def test_benchmark_reports_both_sides_the_ratio_and_the_bound(tmp_path):
