@@ -103,16 +103,51 @@ class Scored:
     written: list[Path] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class SpaceView:
+@dataclass
+class SpaceScore:
+    """A scored Space submission: the stored result and predictions, and what its report needs."""
+
+    result: dict[str, Any]
+    predictions: list[dict[str, Any]]
+    detail: Any = None
+    """Whatever the benchmark's report draws from (not stored)."""
+
+
+class SpaceView(Protocol):
     """What the Space shows of a benchmark's configs."""
 
     browse_columns: tuple[str, ...]
-    """Row fields the browser table shows."""
-    headline: Callable[[Mapping[str, Any]], str]
-    """One line of a scored submission's headline metrics, from its results."""
-    plot: Callable[[Sequence[Mapping[str, Any]], Path], Path]
-    """Draws the leaderboard plot of the accepted submissions' records into a PNG file."""
+    """Row fields the browse table shows."""
+    leaderboard_columns: tuple[str, ...]
+    """The leaderboard's metric columns; the first is the default sort key."""
+    lower_is_better: tuple[str, ...]
+    """Leaderboard columns (or prefixes) sorted ascending."""
+
+    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
+        """Validate and score an uploaded predictions file; errors name it by ``source``."""
+        ...
+
+    def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
+        """A submission's Markdown report and its plots, drawn into ``out_dir``."""
+        ...
+
+    def leaderboard_line(self, result: Mapping[str, Any]) -> dict[str, Any]:
+        """The leaderboard cells of a stored result, by column."""
+        ...
+
+    def leaderboard_plot(self, records: Sequence[Mapping[str, Any]], path: Path) -> Path:
+        """The leaderboard plot of the stored records, drawn into a PNG file."""
+        ...
+
+    def row_html(self, rows: Sequence[Mapping[str, Any]], row: Mapping[str, Any]) -> str:
+        """A row (with whatever belongs with it) as safe HTML."""
+        ...
+
+    def compare(
+        self, record_a: Mapping[str, Any], record_b: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The paired comparison of two stored results, one dict per line; an error where undefined."""
+        ...
 
 
 class Benchmark(Protocol):
@@ -146,6 +181,11 @@ class Benchmark(Protocol):
 
     def score_command(self, config: str, predictions: Path) -> str:
         """The command line that scores a run's predictions."""
+        ...
+
+    @property
+    def space(self) -> SpaceView:
+        """What the Space shows of its configs."""
         ...
 
 

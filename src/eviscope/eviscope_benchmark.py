@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.table import Table
 
-from eviscope.benchmark import Config, RunOption, Scored
+from eviscope.benchmark import Config, RunOption, Scored, SpaceScore
 from eviscope.dataset import load_rows
 from eviscope.error_export import failing_quartets, write_error_export
 from eviscope.errors import os_error, plain
@@ -83,8 +83,9 @@ class EviScope:
     def score_command(self, config: str, predictions: Path) -> str:
         return f"eviscope score {predictions} --config {config}"
 
-
-BENCHMARK = EviScope()
+    @property
+    def space(self) -> EviScopeSpace:
+        return EviScopeSpace()
 
 
 def _tables(scores: Scores, usage_measured: bool) -> list[Table]:
@@ -135,3 +136,94 @@ def _write_outputs(
     finally:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
+
+
+# --- The Space ------------------------------------------------------------------------------------
+
+HEADLINE = (
+    ("joint_success", "joint success"),
+    *((name, abbr) for name, abbr in QUARTET_ABBREVIATIONS.items()),
+    ("answer_accuracy", "answer accuracy"),
+    ("total_cost_usd", "cost (USD)"),
+)
+"""Leaderboard columns of an EviScope config: (metric, header)."""
+
+
+class EviScopeSpace:
+    """What the Space shows of an EviScope config."""
+
+    browse_columns = ("id", "variant", "expected_action", "question", "answers")
+    leaderboard_columns = tuple(header for _, header in HEADLINE)
+    lower_is_better = ("cost (USD)",)
+
+    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
+        preds = load_predictions(path, rows, source=source)
+        scores = score_predictions(rows, preds)
+        return SpaceScore(scores.to_dict(), [p.model_dump(exclude_none=True) for p in preds], scores)
+
+    def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
+        from eviscope.reports import markdown_report, plot_action_confusion, plot_quartet_transitions
+
+        scores = scored.detail
+        plots = [
+            plot_quartet_transitions(scores, out_dir / "quartet_transitions.png"),
+            plot_action_confusion(scores, out_dir / "action_confusion.png"),
+        ]
+        return markdown_report(report(scores, meta)), plots
+
+    def leaderboard_line(self, result: Mapping[str, Any]) -> dict[str, Any]:
+        return {header: result[name] for name, header in HEADLINE}
+
+    def leaderboard_plot(self, records: Sequence[Mapping[str, Any]], path: Path) -> Path:
+        """Joint success per variant, one group of bars per variant and one bar per system."""
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(7, 3.6))
+        ax = fig.subplots()
+        width = 0.8 / max(len(records), 1)
+        for i, record in enumerate(records):
+            values = [record["result"]["per_variant"][v]["joint_success"] for v in VARIANTS]
+            ax.bar([x + i * width for x in range(len(VARIANTS))], values, width, label=record["system"])
+        ax.set_xticks([x + width * (len(records) - 1) / 2 for x in range(len(VARIANTS))], VARIANTS)
+        ax.set_ylim(0, 1.05)
+        ax.set_ylabel("joint success")
+        ax.set_title("joint success per variant")
+        if records:
+            ax.legend(fontsize=8, loc="upper right")
+        fig.tight_layout()
+        fig.savefig(path, dpi=100)
+        return path
+
+    def row_html(self, rows: Sequence[Mapping[str, Any]], row: Mapping[str, Any]) -> str:
+        from eviscope.space.browse import quartet_html
+
+        return quartet_html(rows, row["quartet_id"])
+
+    def compare(
+        self, record_a: Mapping[str, Any], record_b: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """McNemar p-value and bootstrap 95% interval of A − B for each quartet metric (SPEC §4)."""
+        from eviscope.paired import compare
+
+        def scores_of(record: Mapping[str, Any]) -> Scores:
+            return score_predictions(
+                rows, load_predictions(record["predictions"], rows, source=record["system"])
+            )
+
+        return [
+            {
+                "metric": QUARTET_ABBREVIATIONS[r.metric],
+                "A": round(r.a, 3),
+                "B": round(r.b_value, 3),
+                "A − B": round(r.difference, 3),
+                "b (A only)": r.b,
+                "c (B only)": r.c,
+                "McNemar p": float(f"{r.p_value:.3g}"),
+                "95% CI low": round(r.ci_low, 3),
+                "95% CI high": round(r.ci_high, 3),
+            }
+            for r in compare(scores_of(record_a), scores_of(record_b))
+        ]
+
+
+BENCHMARK = EviScope()

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from rich.table import Table
 
-from eviscope.benchmark import Config, RunOption, Scored
+from eviscope.benchmark import Config, RunOption, Scored, SpaceScore
 from eviscope.errors import EviScopeError, os_errors
 from eviscope.forcebench.prompts import PROMPT_NAMES
 from eviscope.forcebench.rows import AXES, CONFIG, read_rows
@@ -56,8 +56,9 @@ class ForceBench:
     def score_command(self, config: str, predictions: Path) -> str:
         return f"eviscope score {predictions} --config {config}"
 
-
-BENCHMARK = ForceBench()
+    @property
+    def space(self) -> ForceBenchSpace:
+        return ForceBenchSpace()
 
 
 def write_results(results: dict[str, Any], out: Path) -> list[Path]:
@@ -90,3 +91,71 @@ def results_table(title: str, results: Mapping[str, Any]) -> Table:
             *("–" if v is None else f"{v:.2f}" for v in per_axis),
         )
     return table
+
+
+# --- The Space ------------------------------------------------------------------------------------
+
+
+class ForceBenchSpace:
+    """What the Space shows of the ForceBench config."""
+
+    browse_columns = ("id", "axis", "severity", "annotation_status", "calibrated_claim", "raised_claim")
+    leaderboard_columns = ("MVR", "FS", *(f"{m} {axis}" for m in ("MVR", "FS") for axis in AXES))
+    lower_is_better = ("MVR",)
+
+    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
+        from eviscope.forcebench.scoring import read_predictions, score_units, units_from_predictions
+
+        preds = read_predictions(path, source=source)
+        result = score_units(units_from_predictions(rows, preds, source=source))
+        return SpaceScore(result, [p.model_dump(exclude_none=True) for p in preds])
+
+    def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
+        from eviscope.forcebench.plots import axis_heatmap, mvr_fs_plane
+        from eviscope.reports import format_value
+
+        result = scored.result
+        lines = [f"# ForceBench score: {meta['system']} ({meta['predictions']})", ""]
+        lines += [f"- {key}: `{value}`" for key, value in meta.items()]
+        lines += [f"- units: {result['n']}, evaluators: {', '.join(result['evaluators'])}", ""]
+        lines += [
+            "| slice | MVR (lower is better) | FS (higher is better) | units |",
+            "| --- | --- | --- | --- |",
+        ]
+        slices = [("overall", result)]
+        slices += [(f"axis {axis}", r) for axis, r in result["per_axis"].items()]
+        slices += [(f"severity {s}", r) for s, r in result["per_severity"].items()]
+        lines += [
+            f"| {name} | {format_value(r['mvr'])} | {format_value(r['fs'])} | {r['n']} |"
+            for name, r in slices
+        ]
+        plots = [
+            mvr_fs_plane(result["per_evaluator"], out_dir / "mvr_fs_plane.png"),
+            axis_heatmap(result["per_evaluator"], out_dir / "axis_heatmap.png"),
+        ]
+        return "\n".join(lines) + "\n", plots
+
+    def leaderboard_line(self, result: Mapping[str, Any]) -> dict[str, Any]:
+        line = {"MVR": result["mvr"], "FS": result["fs"]}
+        for measure in ("mvr", "fs"):
+            line.update({f"{measure.upper()} {axis}": result["per_axis"][axis][measure] for axis in AXES})
+        return line
+
+    def leaderboard_plot(self, records: Sequence[Mapping[str, Any]], path: Path) -> Path:
+        """The MVR–FS plane, one point per submitted system."""
+        from eviscope.forcebench.plots import mvr_fs_plane
+
+        return mvr_fs_plane({r["system"]: r["result"] for r in records}, path)
+
+    def row_html(self, rows: Sequence[Mapping[str, Any]], row: Mapping[str, Any]) -> str:
+        from eviscope.space.browse import pair_html
+
+        return pair_html(row)
+
+    def compare(
+        self, record_a: Mapping[str, Any], record_b: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        raise EviScopeError("paired comparison is defined on the quartet metrics of EviScope configs")
+
+
+BENCHMARK = ForceBench()

@@ -25,22 +25,20 @@ Row = Mapping[str, Any]
 ANY = "any"
 """The filter value that keeps every row."""
 
-EVISCOPE_COLUMNS = ("id", "variant", "expected_action", "question", "answers")
-FORCEBENCH_COLUMNS = ("id", "axis", "severity", "annotation_status", "calibrated_claim", "raised_claim")
+
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [text for v in value.values() for text in _texts(v)]
+    if isinstance(value, list | tuple):
+        return [text for v in value for text in _texts(v)]
+    return []
 
 
 def _searchable(row: Row) -> str:
-    if "documents" in row:
-        parts = [
-            row["id"],
-            row["question"],
-            row["title"],
-            *row["answers"],
-            *(d["text"] for d in row["documents"]),
-        ]
-    else:
-        parts = [row["id"], row["context"], row["evidence"], row["calibrated_claim"], row["raised_claim"]]
-    return "\n".join(parts).casefold()
+    """Every text of the row (ids, questions, claims, documents…), whatever its benchmark."""
+    return "\n".join(_texts(row)).casefold()
 
 
 def filter_rows(
@@ -64,15 +62,9 @@ def filter_rows(
     ]
 
 
-def summary_table(rows: Sequence[Row]) -> list[list[Any]]:
-    """One short line per row for the browse table (its columns: :func:`summary_columns`)."""
-    columns = summary_columns(rows)
+def summary_table(rows: Sequence[Row], columns: Sequence[str]) -> list[list[Any]]:
+    """One short line per row for the browse table, its ``columns`` (the benchmark's browse columns)."""
     return [[", ".join(v) if isinstance(v := row[c], list) else v for c in columns] for row in rows]
-
-
-def summary_columns(rows: Sequence[Row]) -> tuple[str, ...]:
-    """The browse table's columns for these rows (EviScope or ForceBench)."""
-    return FORCEBENCH_COLUMNS if rows and "axis" in rows[0] else EVISCOPE_COLUMNS
 
 
 def highlight(text: str, span: str) -> str:

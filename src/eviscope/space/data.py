@@ -6,21 +6,19 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from eviscope.dataset import load_rows
+from eviscope.benchmark import configs, for_config
+from eviscope.dataset import DEFAULT_CONFIG
 from eviscope.errors import EviScopeError
-from eviscope.forcebench.rows import CONFIG as FORCEBENCH
-from eviscope.forcebench.rows import read_rows
+from eviscope.layout import split_path
 from eviscope.rows import SPLIT
 
-__all__ = ["FORCEBENCH", "RowSource", "is_forcebench"]
-
-PREFERRED_ORDER = ("eviscope-v1.1", "eviscope-v1", "eviscope-xl", FORCEBENCH)
-"""Configs in the order the Space offers them; others follow alphabetically."""
+__all__ = ["RowSource"]
 
 
-def is_forcebench(config: str) -> bool:
-    """Is ``config`` the ForceBench config (rows and predictions of SPEC §5–6)?"""
-    return config == FORCEBENCH
+def preferred_order() -> list[str]:
+    """Configs in the order the Space offers them: the default config, then the registry's order
+    (others, unknown to the registry, follow alphabetically)."""
+    return [DEFAULT_CONFIG, *(name for name in configs() if name != DEFAULT_CONFIG)]
 
 
 class RowSource:
@@ -41,7 +39,7 @@ class RowSource:
         if self._local:
             data = Path(self.location) / "data"
             names = (
-                [p.name for p in data.iterdir() if (p / f"{SPLIT}.parquet").is_file()]
+                [p.name for p in data.iterdir() if split_path(Path(self.location), p.name).is_file()]
                 if data.is_dir()
                 else []
             )
@@ -53,7 +51,7 @@ class RowSource:
             raise EviScopeError(
                 f"{self.location}: no built configs; run `eviscope build` or pass --dataset DIR_OR_REPO"
             )
-        rank = {name: i for i, name in enumerate(PREFERRED_ORDER)}
+        rank = {name: i for i, name in enumerate(preferred_order())}
         return sorted(names, key=lambda name: (rank.get(name, len(rank)), name))
 
     def rows(self, config: str) -> list[dict[str, Any]]:
@@ -72,6 +70,4 @@ class RowSource:
             import datasets
 
             return datasets.load_dataset(self.location, config, split=SPLIT).to_list()
-        if is_forcebench(config):
-            return read_rows(self.location)
-        return load_rows(config, self.location)
+        return for_config(config).load_rows(config, Path(self.location))

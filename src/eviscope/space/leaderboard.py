@@ -27,13 +27,8 @@ from typing import Any
 import pandas as pd
 from filelock import FileLock
 
+from eviscope.benchmark import for_config
 from eviscope.errors import EviScopeError
-from eviscope.forcebench.plots import mvr_fs_plane
-from eviscope.forcebench.rows import AXES
-from eviscope.paired import compare
-from eviscope.rows import VARIANTS
-from eviscope.scoring import QUARTET_ABBREVIATIONS
-from eviscope.space.data import is_forcebench
 from eviscope.space.storage import (
     LOCK_TIMEOUT_S,
     TEMP_PREFIX,
@@ -42,7 +37,6 @@ from eviscope.space.storage import (
     sweep,
     write_atomically,
 )
-from eviscope.space.submissions import scores_of
 
 __all__ = [
     "LOCK_TIMEOUT_S",
@@ -51,18 +45,9 @@ __all__ = [
     "ResultStore",
     "compare_table",
     "leaderboard_columns",
+    "leaderboard_plot",
     "leaderboard_table",
-    "mvr_fs_plot",
-    "per_variant_plot",
 ]
-
-EVISCOPE_HEADLINE = (
-    ("joint_success", "joint success"),
-    *((name, abbr) for name, abbr in QUARTET_ABBREVIATIONS.items()),
-    ("answer_accuracy", "answer accuracy"),
-    ("total_cost_usd", "cost (USD)"),
-)
-"""Leaderboard columns of an EviScope config: (metric, header)."""
 
 # LOCK_TIMEOUT_S (how long a submission waits for the local store's lock before it is refused as
 # busy) and TEMP_PREFIX, TEMP_SUFFIX (a result being written is ``<config>/.partial-*.tmp`` until it
@@ -270,96 +255,38 @@ class HubResultStore(ResultStore):
 # --- Tables ---------------------------------------------------------------------------------------
 
 
-def _eviscope_line(record: Mapping[str, Any]) -> dict[str, Any]:
-    result = record["result"]
-    return {header: result[name] for name, header in EVISCOPE_HEADLINE}
-
-
-def _forcebench_line(record: Mapping[str, Any]) -> dict[str, Any]:
-    result = record["result"]
-    line = {"MVR": result["mvr"], "FS": result["fs"]}
-    for measure in ("mvr", "fs"):
-        line.update({f"{measure.upper()} {axis}": result["per_axis"][axis][measure] for axis in AXES})
-    return line
-
-
 def leaderboard_table(
     config: str, records: Sequence[Mapping[str, Any]], query: str = "", sort_by: str | None = None
 ) -> pd.DataFrame:
-    """One line per system with the headline metrics, filtered by a system-name substring and
-    sorted by a column (best first: ascending for MVR and cost, descending otherwise)."""
-    line = _forcebench_line if is_forcebench(config) else _eviscope_line
+    """One line per system with the headline metrics of the config's benchmark, filtered by a
+    system-name substring and sorted by a column (best first: ascending where lower is better)."""
+    view = for_config(config).space
     needle = query.strip().casefold()
     table = pd.DataFrame(
         [
-            {"system": r["system"], **line(r), "submitted": r["submitted_at"]}
+            {"system": r["system"], **view.leaderboard_line(r["result"]), "submitted": r["submitted_at"]}
             for r in records
             if needle in r["system"].casefold()
         ],
-        columns=["system", *leaderboard_columns(config), "submitted"],
+        columns=["system", *view.leaderboard_columns, "submitted"],
     )
-    sort_by = sort_by or leaderboard_columns(config)[0]
-    ascending = sort_by.startswith("MVR") or sort_by in ("cost (USD)", "system")
+    sort_by = sort_by or view.leaderboard_columns[0]
+    ascending = sort_by == "system" or any(sort_by.startswith(c) for c in view.lower_is_better)
     return table.sort_values(sort_by, ascending=ascending, kind="stable").round(3).reset_index(drop=True)
 
 
 def leaderboard_columns(config: str) -> list[str]:
     """The metric columns of ``config``'s leaderboard, the first the default sort key."""
-    if is_forcebench(config):
-        return ["MVR", "FS", *(f"{m} {axis}" for m in ("MVR", "FS") for axis in AXES)]
-    return [header for _, header in EVISCOPE_HEADLINE]
-
-
-# --- Plots ----------------------------------------------------------------------------------------
-
-
-def mvr_fs_plot(records: Sequence[Mapping[str, Any]], path: Path) -> Path:
-    """The ForceBench MVR–FS plane, one point per submitted system."""
-    return mvr_fs_plane({r["system"]: r["result"] for r in records}, path)
-
-
-def per_variant_plot(records: Sequence[Mapping[str, Any]], path: Path) -> Path:
-    """Joint success per variant, one group of bars per variant and one bar per system."""
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(7, 3.6))
-    ax = fig.subplots()
-    width = 0.8 / max(len(records), 1)
-    for i, record in enumerate(records):
-        values = [record["result"]["per_variant"][v]["joint_success"] for v in VARIANTS]
-        ax.bar([x + i * width for x in range(len(VARIANTS))], values, width, label=record["system"])
-    ax.set_xticks([x + width * (len(records) - 1) / 2 for x in range(len(VARIANTS))], VARIANTS)
-    ax.set_ylim(0, 1.05)
-    ax.set_ylabel("joint success")
-    ax.set_title("joint success per variant")
-    if records:
-        ax.legend(fontsize=8, loc="upper right")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    return path
-
-
-# --- Paired comparison ----------------------------------------------------------------------------
+    return list(for_config(config).space.leaderboard_columns)
 
 
 def compare_table(
-    record_a: Mapping[str, Any], record_b: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
+    config: str, record_a: Mapping[str, Any], record_b: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
 ) -> pd.DataFrame:
-    """McNemar p-value and bootstrap 95% interval of A − B for each quartet metric (SPEC §4)."""
-    results = compare(scores_of(record_a, rows), scores_of(record_b, rows))
-    return pd.DataFrame(
-        [
-            {
-                "metric": QUARTET_ABBREVIATIONS[r.metric],
-                "A": round(r.a, 3),
-                "B": round(r.b_value, 3),
-                "A − B": round(r.difference, 3),
-                "b (A only)": r.b,
-                "c (B only)": r.c,
-                "McNemar p": float(f"{r.p_value:.3g}"),
-                "95% CI low": round(r.ci_low, 3),
-                "95% CI high": round(r.ci_high, 3),
-            }
-            for r in results
-        ]
-    )
+    """The paired comparison of two systems' stored results, as the config's benchmark defines it."""
+    return pd.DataFrame(for_config(config).space.compare(record_a, record_b, rows))
+
+
+def leaderboard_plot(config: str, records: Sequence[Mapping[str, Any]], path: Path) -> Path:
+    """The config's leaderboard plot of the stored records."""
+    return for_config(config).space.leaderboard_plot(records, path)

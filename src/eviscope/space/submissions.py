@@ -1,8 +1,7 @@
 """Submissions: an uploaded predictions file, validated and scored through the library.
 
-A submission is read as bytes and parsed as JSON Lines by the library's validators
-(``eviscope.predictions.load_predictions`` for EviScope configs, ``eviscope.forcebench.scoring``
-for ForceBench); nothing in it is ever imported, evaluated or executed, and every string it brings
+A submission is read as bytes and parsed as JSON Lines by the validators of its config's benchmark
+(:attr:`eviscope.benchmark.Benchmark.space`); nothing in it is ever imported, evaluated or executed, and every string it brings
 is escaped wherever the Space shows it.
 """
 
@@ -16,21 +15,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from eviscope.benchmark import SpaceScore, for_config
 from eviscope.errors import EviScopeError, plain
-from eviscope.forcebench.plots import axis_heatmap, mvr_fs_plane
-from eviscope.forcebench.scoring import read_predictions, score_units, units_from_predictions
-from eviscope.predictions import load_predictions
-from eviscope.reports import (
-    format_value,
-    markdown_report,
-    plot_action_confusion,
-    plot_quartet_transitions,
-    report,
-)
-from eviscope.scoring import Scores, score_predictions
-from eviscope.space.data import is_forcebench
 
-__all__ = ["MAX_BYTES", "Submission", "check_system_name", "render_report", "score_submission", "scores_of"]
+__all__ = ["MAX_BYTES", "Submission", "check_system_name", "render_report", "score_submission"]
 
 MAX_BYTES = 20 * 1024 * 1024
 """The largest upload accepted: a 4,000-row ``eviscope-xl`` file with quotes and usage is ~3 MB."""
@@ -53,12 +41,12 @@ class Submission:
     """EviScope: ``Scores.to_dict()``; ForceBench: ``score_units`` (pooled, per axis, per severity)."""
     predictions: list[dict[str, Any]]
     """The validated predictions, kept for paired comparisons."""
-    scores: Scores | None = field(default=None, repr=False, compare=False)
-    """EviScope only: the full scores behind ``result``, for the report plots; not stored."""
+    detail: Any = field(default=None, repr=False, compare=False)
+    """What the benchmark's report draws from (EviScope: the full scores behind ``result``); not stored."""
 
     def record(self) -> dict[str, Any]:
         """The JSON object stored for this submission."""
-        return {name: value for name, value in self.__dict__.items() if name != "scores"}
+        return {name: value for name, value in self.__dict__.items() if name != "detail"}
 
 
 def check_system_name(name: str | None) -> str:
@@ -91,23 +79,13 @@ def _read_upload(path: Path) -> bytes:
 def score_submission(
     config: str, system: str | None, upload: str | Path, rows: Sequence[Mapping[str, Any]]
 ) -> Submission:
-    """Validate and score ``upload`` against the rows of ``config``; every problem is one
-    :class:`EviScopeError` line naming the file, line or ids at fault."""
+    """Validate and score ``upload`` against the rows of ``config`` with its benchmark's scoring;
+    every problem is one :class:`EviScopeError` line naming the file, line or ids at fault."""
     system = check_system_name(system)
     path = Path(upload)
     data = _read_upload(path)
-    name = plain(path.name, 100)
-    scores = None
     # Errors name the upload by ``source``, the name the user chose, never the server's path.
-    if is_forcebench(config):
-        preds = read_predictions(path, source=name)
-        result = score_units(units_from_predictions(rows, preds, source=name))
-        kept = [p.model_dump(exclude_none=True) for p in preds]
-    else:
-        preds = load_predictions(path, rows, source=name)
-        scores = score_predictions(rows, preds)
-        result = scores.to_dict()
-        kept = [p.model_dump(exclude_none=True) for p in preds]
+    scored = for_config(config).space.score_upload(rows, path, plain(path.name, 100))
     digest = hashlib.sha256(b"\x1f".join([config.encode(), system.encode(), data])).hexdigest()[:16]
     return Submission(
         id=digest,
@@ -115,44 +93,15 @@ def score_submission(
         system=system,
         file=path.name,
         submitted_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        result=result,
-        predictions=kept,
-        scores=scores,
+        result=scored.result,
+        predictions=scored.predictions,
+        detail=scored.detail,
     )
 
 
 def render_report(sub: Submission, out_dir: Path) -> tuple[str, list[Path]]:
-    """The submission's Markdown report and its plots (written into ``out_dir``), from the library's
-    report and plot functions."""
+    """The submission's Markdown report and its plots (written into ``out_dir``), drawn by its
+    benchmark from the library's report and plot functions."""
     meta = {"config": sub.config, "system": sub.system, "predictions": sub.file}
-    if sub.scores is not None:
-        markdown = markdown_report(report(sub.scores, meta))
-        plots = [
-            plot_quartet_transitions(sub.scores, out_dir / "quartet_transitions.png"),
-            plot_action_confusion(sub.scores, out_dir / "action_confusion.png"),
-        ]
-        return markdown, plots
-    result = sub.result
-    lines = [f"# ForceBench score: {sub.system} ({sub.file})", ""]
-    lines += [f"- {key}: `{value}`" for key, value in meta.items()]
-    lines += [f"- units: {result['n']}, evaluators: {', '.join(result['evaluators'])}", ""]
-    lines += [
-        "| slice | MVR (lower is better) | FS (higher is better) | units |",
-        "| --- | --- | --- | --- |",
-    ]
-    slices = [("overall", result)]
-    slices += [(f"axis {axis}", r) for axis, r in result["per_axis"].items()]
-    slices += [(f"severity {s}", r) for s, r in result["per_severity"].items()]
-    lines += [
-        f"| {name} | {format_value(r['mvr'])} | {format_value(r['fs'])} | {r['n']} |" for name, r in slices
-    ]
-    plots = [
-        mvr_fs_plane(result["per_evaluator"], out_dir / "mvr_fs_plane.png"),
-        axis_heatmap(result["per_evaluator"], out_dir / "axis_heatmap.png"),
-    ]
-    return "\n".join(lines) + "\n", plots
-
-
-def scores_of(record: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> Scores:
-    """The full :class:`eviscope.scoring.Scores` of a stored EviScope submission, re-scored from its predictions."""
-    return score_predictions(rows, load_predictions(record["predictions"], rows, source=record["system"]))
+    scored = SpaceScore(sub.result, sub.predictions, sub.detail)
+    return for_config(sub.config).space.report(meta, scored, out_dir)

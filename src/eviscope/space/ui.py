@@ -20,21 +20,22 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
+from eviscope.benchmark import for_config
 from eviscope.dataset import DEFAULT_CONFIG
 from eviscope.errors import EviScopeError
 from eviscope.forcebench.annotation import BOUNDARY_TYPES, DECISIONS, Annotation
 from eviscope.forcebench.rows import AXES, SEVERITIES, STATUSES
+from eviscope.forcebench.rows import CONFIG as FORCEBENCH
 from eviscope.rows import ACTIONS, VARIANTS
 from eviscope.space import browse
 from eviscope.space.annotation import BENCHMARKS, AnnotationStore, agreement, blinded_html, queue_order
-from eviscope.space.data import FORCEBENCH, RowSource, is_forcebench
+from eviscope.space.data import RowSource
 from eviscope.space.leaderboard import (
     ResultStore,
     compare_table,
     leaderboard_columns,
+    leaderboard_plot,
     leaderboard_table,
-    mvr_fs_plot,
-    per_variant_plot,
 )
 from eviscope.space.submissions import render_report, score_submission
 
@@ -97,7 +98,8 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
         note = f"{len(matched)} of {len(rows_of(config))} rows match"
         if len(matched) > len(shown):
             note += f"; the first {len(shown)} are listed"
-        table = _frame(browse.summary_columns(rows_of(config)), browse.summary_table(shown))
+        columns = for_config(config).space.browse_columns
+        table = _frame(columns, browse.summary_table(shown, columns))
         return table, note
 
     @_user_errors
@@ -105,9 +107,7 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
         row = next((r for r in rows_of(config) if r["id"] == (row_id or "").strip()), None)
         if row is None:
             raise EviScopeError(f"no row {row_id!r} in {config}; pick one from the table")
-        if is_forcebench(config):
-            return browse.pair_html(row)
-        return browse.quartet_html(rows_of(config), row["quartet_id"])
+        return for_config(config).space.row_html(rows_of(config), row)
 
     def on_select(table: pd.DataFrame, event: gr.SelectData) -> str:
         return str(table.iloc[event.index[0]]["id"])
@@ -145,9 +145,7 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
         path = plots_dir / f"leaderboard-{config}-{len(records)}.png"
         try:  # the table still shows when the plot cannot be written (a full disk)
             with _PLOT_LOCK:
-                plot = (
-                    mvr_fs_plot(records, path) if is_forcebench(config) else per_variant_plot(records, path)
-                )
+                plot = leaderboard_plot(config, records, path)
         except OSError:
             plot = None
         systems = [r["system"] for r in records]
@@ -161,15 +159,13 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
 
     @_user_errors
     def do_compare(config: str, system_a: str, system_b: str) -> pd.DataFrame:
-        if is_forcebench(config):
-            raise EviScopeError("paired comparison is defined on the quartet metrics of EviScope configs")
         by_name = {r["system"]: r for r in store.records(config)}
         missing = [name for name in (system_a, system_b) if name not in by_name]
         if missing:
             raise EviScopeError(f"no result for {', '.join(map(repr, missing))} on {config}")
         if system_a == system_b:
             raise EviScopeError("choose two different systems to compare")
-        return compare_table(by_name[system_a], by_name[system_b], rows_of(config))
+        return compare_table(config, by_name[system_a], by_name[system_b], rows_of(config))
 
     # --- Annotate -----------------------------------------------------------------------------
 
