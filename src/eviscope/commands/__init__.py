@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rich.console import Console
+
 from eviscope.dataset import DEFAULT_CONFIG
 from eviscope.layout import DEFAULT_DATASET_DIR
 
@@ -57,3 +59,9 @@ def add_dataset_argument(parser: argparse.ArgumentParser | argparse._ArgumentGro
 
 def add_json_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+
+
+def console(stderr: bool = False) -> Console:
+    """Where a command prints: lines are never broken (a path stays whole in a pipe or a log), and
+    tables take the terminal's width, 80 columns when there is none."""
+    return Console(stderr=stderr, soft_wrap=True)

@@ -13,7 +13,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -24,6 +23,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from eviscope.commands import console
 from eviscope.dataset import DEFAULT_DATASET_DIR
 from eviscope.ragonite.attribution import DEFAULT_EPS, DEFAULT_MIN_SAMPLES, DEFAULT_TEMPERATURE
 from eviscope.ragonite.run_attribution import EVALUATION_FILE, ROWS_FILE, SLICES, Parameters, attribute_run
@@ -62,7 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    console = Console(stderr=True)
+    screen = console(stderr=True)
     parameters = Parameters(args.eps, args.min_samples, args.temperature, args.repeats)
     progress = Progress(
         SpinnerColumn(),
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=console,
+        console=screen,
         transient=True,
     )
     with progress:
@@ -86,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
-        Console().print(_table(report))
-        console.print(f"wrote {args.run / ROWS_FILE} and {args.run / EVALUATION_FILE}")
+        console().print(_table(report))
+        screen.print(f"wrote {args.run / ROWS_FILE} and {args.run / EVALUATION_FILE}")
     return 0
 
 

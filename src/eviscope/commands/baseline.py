@@ -6,9 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from rich.console import Console
-
-from eviscope.commands import add_config_argument, add_dataset_argument, add_subcommand
+from eviscope.commands import add_config_argument, add_dataset_argument, add_subcommand, console
 from eviscope.dataset import load_rows
 from eviscope.errors import os_errors
 from eviscope.layout import PREDICTIONS_FILE, run_dir
@@ -44,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     with os_errors(out, hint="use another --out"):
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in preds), encoding="utf-8")
-    Console(stderr=True).print(
+    console(stderr=True).print(
         f"{args.system}: {len(preds)} predictions for {args.config} → {out}; "
         f"score them with `eviscope score {out} --config {args.config}`"
     )

@@ -8,10 +8,10 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from rich.console import Console
 from rich.progress import track
 
 from eviscope.benchmark import BuildRequest, benchmark, builder, configs, releasable
+from eviscope.commands import console
 from eviscope.errors import EviScopeError
 from eviscope.layout import DEFAULT_DATASET_DIR
 from eviscope.sources import SOURCES
@@ -89,10 +89,10 @@ def run(args: argparse.Namespace) -> int:
     if args.contextualize and not card.exists():
         card.parent.mkdir(parents=True, exist_ok=True)
         card.write_text(CONTEXTUALIZED_CARD, encoding="utf-8")
-    console = Console(stderr=True)
+    err = console(stderr=True)
 
     def progress(items: Iterable, description: str) -> Iterable:
-        return track(items, description=description, console=console, transient=True)
+        return track(items, description=description, console=err, transient=True)
 
     started = time.perf_counter()
     sources = {key: getattr(args, key) for key in SOURCES}
@@ -105,14 +105,14 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
-        screen = Console()
+        screen = console()
         for name, part in report.items():
             for renderable in builders[name].summary(part):
                 screen.print(renderable)
         screen.print(f"report {report_path} · {time.perf_counter() - started:.1f} s")
     missing = _declared_but_unbuilt(out)
     if missing:
-        console.print(
+        err.print(
             f"[yellow]warning:[/] {out / 'README.md'} declares {', '.join(missing)} without data; "
             f"load_dataset fails on every config of the folder until you run: eviscope build {' '.join(missing)}"
         )

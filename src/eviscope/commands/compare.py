@@ -6,10 +6,15 @@ import argparse
 import json
 from pathlib import Path
 
-from rich.console import Console
 from rich.table import Table
 
-from eviscope.commands import add_config_argument, add_dataset_argument, add_json_argument, add_subcommand
+from eviscope.commands import (
+    add_config_argument,
+    add_dataset_argument,
+    add_json_argument,
+    add_subcommand,
+    console,
+)
 from eviscope.dataset import load_rows
 from eviscope.paired import DEFAULT_DRAWS, DEFAULT_SEED, compare
 from eviscope.scoring import QUARTET_ABBREVIATIONS, score
@@ -71,5 +76,5 @@ def run(args: argparse.Namespace) -> int:
             f"{r.p_value:.2g}",
             f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]",
         )
-    Console().print(table)
+    console().print(table)
     return 0

@@ -6,9 +6,9 @@ import argparse
 import json
 import shlex
 
-from rich.console import Console
 from rich.table import Table
 
+from eviscope.commands import console
 from eviscope.sources import resolve
 
 _FORMS = {
@@ -93,5 +93,5 @@ def run(args: argparse.Namespace) -> int:
             values = [by_key[(form, retriever, s)] for s in settings]
             change = by_key[(form, retriever, "context")] - by_key[(form, retriever, "raw")]
             table.add_row(label, retriever, *(f"{v:.3f}" for v in values), f"{change:+.3f}")
-    Console().print(table)
+    console().print(table)
     return 0

@@ -7,9 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
-from eviscope.commands import add_group, add_json_argument, add_subcommand
+from eviscope.commands import add_group, add_json_argument, add_subcommand, console
 from eviscope.errors import EviScopeError, os_errors
 from eviscope.forcebench.rows import AXES, read_rows
 from eviscope.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE, report_dir, run_dir
@@ -133,9 +131,9 @@ def run_baselines(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(results)
     else:
-        console = Console()
-        console.print(results_table(f"ForceBench baselines, {len(rows)} pairs (MVR per axis)", results))
-        console.print(f"wrote {path}, " + ", ".join(str(p) for p in written))
+        screen = console()
+        screen.print(results_table(f"ForceBench baselines, {len(rows)} pairs (MVR per axis)", results))
+        screen.print(f"wrote {path}, " + ", ".join(str(p) for p in written))
     return 0
 
 

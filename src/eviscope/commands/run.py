@@ -15,11 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from eviscope.benchmark import run_options
-from eviscope.commands import add_dataset_argument, add_subcommand
+from eviscope.commands import add_dataset_argument, add_subcommand, console
 from eviscope.dataset import DEFAULT_CONFIG
 from eviscope.runner.accounting import PriceTable
 from eviscope.runner.backends import BACKENDS, backend_settings, settings_class
@@ -145,7 +144,7 @@ def request(args: argparse.Namespace) -> RunRequest:
 
 
 def main(args: argparse.Namespace) -> int:
-    console = Console(stderr=True)
+    screen = console(stderr=True)
 
     @contextlib.contextmanager
     def track(total: int) -> Iterator[Advance]:
@@ -154,14 +153,14 @@ def main(args: argparse.Namespace) -> int:
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
-            console=console,
+            console=screen,
         ) as progress:
             bar = progress.add_task("rows", total=total)
             yield lambda n: progress.advance(bar, n)
 
-    result = run(request(args), say=console.print, track=track)
-    console.print(result.summary())
-    console.print(
+    result = run(request(args), say=screen.print, track=track)
+    screen.print(result.summary())
+    screen.print(
         f"wrote {result.predictions} and {args.out / MANIFEST}; score it with `{result.score_command}`"
     )
     return 0

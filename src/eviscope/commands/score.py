@@ -6,10 +6,14 @@ import argparse
 import json
 from pathlib import Path
 
-from rich.console import Console
-
 from eviscope.benchmark import for_config
-from eviscope.commands import add_config_argument, add_dataset_argument, add_json_argument, add_subcommand
+from eviscope.commands import (
+    add_config_argument,
+    add_dataset_argument,
+    add_json_argument,
+    add_subcommand,
+    console,
+)
 from eviscope.layout import report_dir
 
 
@@ -44,9 +48,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(scored.report, indent=2, ensure_ascii=False))
         return 0
-    console = Console()
-    console.print(f"{bench.title} {args.config}: {args.predictions} ({len(rows)} rows)")
+    screen = console()
+    screen.print(f"{bench.title} {args.config}: {args.predictions} ({len(rows)} rows)")
     for table in scored.tables:
-        console.print(table)
-    console.print("wrote " + ", ".join(str(p) for p in scored.written))
+        screen.print(table)
+    screen.print("wrote " + ", ".join(str(p) for p in scored.written))
     return 0

@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rich.console import Console
-
-from eviscope.commands import add_config_argument, add_dataset_argument, add_subcommand
+from eviscope.commands import add_config_argument, add_dataset_argument, add_subcommand, console
 from eviscope.dataset import load_rows
 from eviscope.errors import EviScopeError
 from eviscope.runner.policies import render
@@ -43,5 +41,5 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     rows = load_rows(args.config, args.dataset)
     path = build_tiny_model(args.path, [render("vanilla", row) for row in rows])
-    Console(stderr=True).print(f"wrote a tiny model to {path}")
+    console(stderr=True).print(f"wrote a tiny model to {path}")
     return 0
