@@ -86,3 +86,23 @@ def test_loads_offline_from_another_folder(tmp_path):
         cwd=tmp_path, env=env, capture_output=True, text=True, check=True, timeout=300,
     )  # fmt: skip
     assert json.loads(done.stdout.strip().splitlines()[-1])["quartet_consistency"] == 0.25
+
+
+def test_compute_validates_each_prediction_once(module, monkeypatch):
+    import eviscope.predictions as predictions
+
+    calls = []
+
+    class Counting:
+        def __init__(self, validator):
+            self.validator = validator
+
+        def validate_python(self, obj):
+            calls.append(obj["id"])
+            return self.validator.validate_python(obj)
+
+    rows, preds = hand_rows(), hand_predictions()
+    expected = score(rows, preds).to_dict()
+    monkeypatch.setattr(predictions, "_VALIDATOR", Counting(predictions._VALIDATOR))
+    assert module.compute(predictions=preds, references=rows) == expected
+    assert sorted(calls) == sorted(p["id"] for p in preds)

@@ -133,8 +133,9 @@ def _conform(obj, schema):
 
 
 def _stored(predictions, references):
-    """Predictions validated and rows checked by the library, in the form Arrow stores (every schema
-    field present, None where absent). Unequal lengths are an error naming the ids at fault."""
+    """Predictions validated and rows checked by the library: the validated predictions, and both
+    in the form Arrow stores (every schema field present, None where absent). Unequal lengths are an
+    error naming the ids at fault."""
     preds = None if predictions is None else validate_predictions(predictions)
     rows = None if references is None else check_rows(references, "references")
     if preds is not None and rows is not None and len(preds) != len(rows):
@@ -144,6 +145,7 @@ def _stored(predictions, references):
             "reference row (they are joined by id)"
         )
     return (
+        preds or [],
         None if preds is None else [_conform(p.model_dump(), PREDICTION_FEATURES) for p in preds],
         None if rows is None else [_conform(r, EVISCOPE_FEATURES) for r in rows],
     )
@@ -176,15 +178,17 @@ class Eviscope(evaluate.Metric):
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and rows, validated by the library first (a bad one is an
         :class:`EviScopeError` naming it); fields a SPEC §3 object leaves out are stored as None."""
-        predictions, references = _stored(predictions, references)
+        validated, predictions, references = _stored(predictions, references)
+        self._keep(validated)
         return super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one prediction and its row, validated by the library first; fields a SPEC §3 object
         leaves out are stored as None."""
-        predictions, references = _stored(
+        validated, predictions, references = _stored(
             None if prediction is None else [prediction], None if reference is None else [reference]
         )
+        self._keep(validated)
         return super().add(
             prediction=None if predictions is None else predictions[0],
             reference=None if references is None else references[0],
@@ -198,5 +202,14 @@ class Eviscope(evaluate.Metric):
             return None
         return super()._enforce_nested_string_type(schema, obj)
 
+    def _keep(self, validated):
+        """Keep the predictions validated on the way in, so that ``_compute`` does not validate them again."""
+        self._validated = [*getattr(self, "_validated", []), *validated]
+
     def _compute(self, predictions, references, return_vectors=False):
+        validated, self._validated = getattr(self, "_validated", []), []
+        if len(validated) == len(predictions) and all(
+            p.id == stored["id"] for p, stored in zip(validated, predictions, strict=True)
+        ):
+            predictions = validated  # validated once, in add_batch; only joined and scored here
         return score(references, predictions).to_dict(vectors=return_vectors)
