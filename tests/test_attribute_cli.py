@@ -47,7 +47,7 @@ def test_attribute_generates_every_counterfactual_in_one_call_and_writes_both_me
 
     monkeypatch.setattr(TransformersBackend, "complete", counted)
     capsys.readouterr()
-    argv = ["attribute", "--run", str(tiny_run), "--dataset", str(built_dataset), "--repeats", "2", "--json"]
+    argv = ["attribute", str(tiny_run), "--dataset", str(built_dataset), "--repeats", "2", "--json"]
     assert main(argv) == 0
     printed = json.loads(capsys.readouterr().out)
     report = json.loads((tiny_run / "attribution.json").read_text())
@@ -78,7 +78,7 @@ def test_attribute_generates_every_counterfactual_in_one_call_and_writes_both_me
     hits = sum(line["counterfactual_hit"] for line in lines)
     assert evaluation["answerable"]["counterfactual"] == hits / 2
 
-    assert main(["attribute", "--run", str(tiny_run), "--dataset", str(built_dataset)]) == 0
+    assert main(["attribute", str(tiny_run), "--dataset", str(built_dataset)]) == 0
     table = capsys.readouterr().out
     assert "counterfactual" in table and "naive" in table and "McNemar p" in table
 
@@ -107,6 +107,6 @@ def test_a_folder_that_is_not_a_finished_eviscope_run_is_a_one_line_error(
     run_dir.mkdir()
     if fields is not None:
         _manifest(run_dir, **fields)
-    assert main(["attribute", "--run", str(run_dir)]) == 2
+    assert main(["attribute", str(run_dir)]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1

@@ -94,7 +94,12 @@ def _tables(scores: Scores, usage_measured: bool) -> list[Table]:
         quartets.add_column(QUARTET_ABBREVIATIONS[name], justify="right", no_wrap=True)
     quartets.add_row(*(f"{scores.overall[name]:.3f}" for name in QUARTET_METRICS))
     note = "" if usage_measured else "; n/a: no prediction carries usage"
-    table = Table(title=f"row metrics (— not defined on the variant{note})", title_justify="left")
+    table = Table(
+        title=f"row metrics (— not defined on the variant{note})",
+        title_justify="left",
+        caption="variants: " + ", ".join(f"{v[:5]} {v}" for v in VARIANTS if v[:5] != v),
+        caption_justify="left",
+    )
     table.add_column("metric", no_wrap=True)
     for column in ("overall", *VARIANTS):
         # headers abbreviated to 5 letters so the table fits 80 columns, piped or not

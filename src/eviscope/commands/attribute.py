@@ -23,8 +23,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from eviscope.commands import console
-from eviscope.dataset import DEFAULT_DATASET_DIR
+from eviscope.commands import add_dataset_argument, add_json_argument, add_subcommand, console
 from eviscope.ragonite.attribution import DEFAULT_EPS, DEFAULT_MIN_SAMPLES, DEFAULT_TEMPERATURE
 from eviscope.ragonite.run_attribution import EVALUATION_FILE, ROWS_FILE, SLICES, Parameters, attribute_run
 
@@ -33,20 +32,18 @@ STEPS = 6
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    parser = add_subcommand(
+        subparsers,
         "attribute",
         help="counterfactual vs naive attribution of a run, scored against evidence-level gold",
         description=(
-            "Attribute every answered row of an `eviscope run` folder to its evidence (SPEC §7): DBSCAN "
-            "clusters, one batched regeneration call for every counterfactual, masked softmax, the naive "
-            f"cosine baseline; write {ROWS_FILE} and {EVALUATION_FILE} into the run folder."
+            "Attribute every answered row of an `eviscope run` folder to its evidence: DBSCAN clusters,\n"
+            "one batched regeneration call for every counterfactual, masked softmax, the naive cosine\n"
+            f"baseline; write {ROWS_FILE} and {EVALUATION_FILE} into the run folder."
         ),
     )
-    parser.add_argument(
-        "--run", type=Path, required=True, metavar="DIR", help="run folder, e.g. runs/qwen-gate/"
-    )
-    parser.add_argument("--dataset", type=Path, default=Path(DEFAULT_DATASET_DIR), metavar="DIR",
-                        help=f"folder `eviscope build` wrote (default: {DEFAULT_DATASET_DIR})")  # fmt: skip
+    parser.add_argument("run", type=Path, metavar="RUN", help="run folder, e.g. runs/qwen-gate/")
+    add_dataset_argument(parser)
     parser.add_argument("--squad", metavar="PATH",
                         help="a contextualized run's SQuAD copy (default: the one its manifest names)")  # fmt: skip
     parser.add_argument("--eps", type=float, default=DEFAULT_EPS,
@@ -57,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"masked-softmax temperature (default: {DEFAULT_TEMPERATURE})")  # fmt: skip
     parser.add_argument("--repeats", type=int, default=1, metavar="M",
                         help="generations per counterfactual (default: 1; >1 only differs on sampling backends)")  # fmt: skip
-    parser.add_argument("--json", action="store_true", help=f"print {EVALUATION_FILE} instead of the table")
+    add_json_argument(parser)
     parser.set_defaults(func=run)
 
 

@@ -8,7 +8,7 @@ import shlex
 
 from rich.table import Table
 
-from eviscope.commands import console
+from eviscope.commands import add_group, add_json_argument, add_subcommand, console
 from eviscope.sources import resolve
 
 _FORMS = {
@@ -20,24 +20,27 @@ _FORMS = {
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    actions = add_group(
+        subparsers,
         "confquestions",
         help="ConfQuestions (RAGONITE) from your own copy: the contextualization ablation",
         description="Work with your own copy of ConfQuestions (CC BY-NC-ND: never redistributed).",
     )
-    actions = parser.add_subparsers(dest="action", required=True)
-    ablation = actions.add_parser(
+    ablation = add_subcommand(
+        actions,
         "ablation",
         help="retrieval P@1 without and with evidence context",
         description=(
-            "Retrieval P@1 (the top unit is from a gold page, joined by page id) for BM25, MiniLM dense "
-            "retrieval and their reciprocal rank fusion, over the units' own text and with the page "
-            "title and previous heading prepended, for completed and original questions in English and "
-            "German. Embeddings are cached in $EVISCOPE_CACHE (else ~/.cache/eviscope); the first run "
+            "Retrieval P@1 (the top unit is from a gold page, joined by page id) for BM25, MiniLM dense\n"
+            "retrieval and their reciprocal rank fusion, over the units' own text and with the page\n"
+            "title and previous heading prepended, for completed and original questions in English and\n"
+            "German. Embeddings are cached in $EVISCOPE_CACHE (else ~/.cache/eviscope); the first run\n"
             "embeds every unit, which takes minutes on a few CPU cores."
         ),
     )
-    ablation.add_argument("--confquestions", metavar="PATH", help="your ConfQuestions folder")
+    ablation.add_argument(
+        "--confquestions", metavar="PATH", help="your ConfQuestions folder (default: $EVISCOPE_CONFQUESTIONS)"
+    )
     ablation.add_argument(
         "--retrievers",
         default="bm25,dense,rrf",
@@ -48,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="also measure with the neighbouring units prepended to title and heading",
     )
-    ablation.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_json_argument(ablation)
     ablation.set_defaults(func=run)
 
 

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from eviscope import __version__
+from eviscope.commands import add_subcommand
 from eviscope.errors import EviScopeError
 from eviscope.release.stage import MANIFEST, Release, default_package_spec, stage_release
 from eviscope.release.validate import Validation, validate
@@ -22,12 +23,13 @@ from eviscope.sources import how_to_point, resolve
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    parser = add_subcommand(
+        subparsers,
         "release",
         help="stage, validate and publish the dataset, metric Spaces and Space on the hub",
         description=(
-            "Stage every hub repository of the release in a folder, validate them (loading, cards, "
-            "licences, no ConfQuestions content, no secrets, checksums), print the plan, and with "
+            "Stage every hub repository of the release in a folder, validate them (loading, cards,\n"
+            "licences, no ConfQuestions content, no secrets, checksums), print the plan, and with\n"
             "--push create the missing repos and upload the changed files."
         ),
     )

@@ -34,8 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "run",
         help="run a model over a config (vLLM, OpenAI-compatible server, or transformers on CPU)",
         description=(
-            "Run a model over a config (an EviScope policy, or a ForceBench judge prompt) and write "
-            "predictions.jsonl, records.jsonl and manifest.json into --out; rerun to resume."
+            "Run a model over a config (an EviScope policy, or a ForceBench judge prompt) and write\n"
+            "predictions.jsonl, records.jsonl and manifest.json into --out; rerun to resume.\n"
+            "Backend options say which backend they are for."
         ),
     )
     what = parser.add_argument_group("what to run")
@@ -70,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     decode.add_argument(
         "--max-tokens", type=int, default=512, metavar="N", help="per reply (default: %(default)s)"
     )
-    decode.add_argument("--seed", type=int, default=0, help="(default: %(default)s)")
+    decode.add_argument("--seed", type=int, default=0, help="sampling and engine seed (default: %(default)s)")
     decode.add_argument("--generation-config", choices=("engine", "model"), default="engine",
                         help="defaults beside temperature 0: the engine's, or the model's "
                         "generation_config.json (default: %(default)s)")  # fmt: skip

@@ -104,7 +104,7 @@ class BackendSettings:
     dtype: str | None = option(None, "weights dtype")
     structured_output: bool = option(
         True,
-        "constrain decoding to the task's JSON schema (the parser still reads it)",
+        "do not constrain decoding to the task's JSON schema (the tolerant parser still reads it)",
         flag="--no-structured-output",
     )
 

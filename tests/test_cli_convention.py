@@ -1,0 +1,56 @@
+"""Every subcommand follows one command-line convention: a description, visible defaults, the same
+flag names for the same things, and a bare group command that prints its help."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+
+import pytest
+
+from eviscope.cli import main, make_parser
+
+
+def _parsers(
+    parser: argparse.ArgumentParser, name: str = "eviscope"
+) -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    yield name, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub_name, sub in action.choices.items():
+                yield from _parsers(sub, f"{name} {sub_name}")
+
+
+PARSERS = dict(_parsers(make_parser()))
+
+
+@pytest.mark.parametrize("name", sorted(PARSERS))
+def test_every_command_says_what_it_does_and_shows_its_defaults(name: str) -> None:
+    parser = PARSERS[name]
+    assert (parser.description or "").strip(), f"{name} has no description"
+    for action in parser._actions:
+        if not action.option_strings or action.default in (None, False, argparse.SUPPRESS):
+            continue
+        if isinstance(action, argparse._HelpAction | argparse._VersionAction):
+            continue
+        shown = (action.help or "") % {"default": action.default, "choices": action.choices}
+        assert "(default: " in shown, (
+            f"{name} {action.option_strings[0]} hides its default {action.default!r}"
+        )
+
+
+def test_the_same_things_have_the_same_flags() -> None:
+    flags = {flag for parser in PARSERS.values() for a in parser._actions for flag in a.option_strings}
+    assert not flags & {"--rows", "--predictions", "--run"}, (
+        "files a command reads are positional; rows come from --dataset"
+    )
+    readers = [name for name, p in PARSERS.items() if any("--config" in a.option_strings for a in p._actions)]
+    for name in readers:
+        assert any("--dataset" in a.option_strings for a in PARSERS[name]._actions), name
+
+
+@pytest.mark.parametrize("group", ["forcebench", "confquestions"])
+def test_a_bare_group_command_prints_its_help(group: str, capsys) -> None:
+    assert main([group]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: eviscope {group}") and "COMMAND" in out
