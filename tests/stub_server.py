@@ -177,3 +177,21 @@ class StubServer:
         finally:
             self._server.shutdown()
             self._server.server_close()
+
+
+def main() -> None:
+    """``python tests/stub_server.py --delay S --max-concurrent C``: serve healthy replies until
+    killed, in a process of its own (as a real server is); prints its URL on the first line."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds per reply (default: 0)")
+    parser.add_argument("--max-concurrent", type=int, help="requests served at once (default: no bound)")
+    args = parser.parse_args()
+    server = StubServer(delay_s=args.delay, max_concurrent=args.max_concurrent)
+    print(server.url, flush=True)
+    server._server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
