@@ -5,7 +5,7 @@ fields, unknown, duplicate and missing ids, the other benchmark's predictions, U
 binary and 100 MB files, …) through the three entry points and prints, per entry point, how many
 inputs were tried, how many got a clear error, how many crashed, and how many left output behind:
 
-- ``cli``: ``eviscope score`` / ``eviscope forcebench score``, called in-process (``eviscope.cli.main``)
+- ``cli``: ``eviscope score`` (``--config forcebench`` for ForceBench), called in-process (``eviscope.cli.main``)
   with stdout and stderr captured. Clear: exit status 2 and one stderr line that names the problem.
   Partial output: anything on stdout, or a ``--out`` folder.
 - ``metric``: ``evaluate.load("metrics/eviscope" | "metrics/forcebench").compute(...)``. Clear: a

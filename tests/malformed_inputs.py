@@ -5,7 +5,7 @@ config, ``forcebench``: against the ForceBench rows) and the substring its one-l
 hold. ``tests/malformed_driver.py`` runs each through three entry points, and
 ``tests/test_malformed_inputs.py`` asserts what it finds:
 
-- ``cli``: ``eviscope score --predictions FILE`` (EviScope) or ``eviscope forcebench score FILE``;
+- ``cli``: ``eviscope score FILE`` (EviScope) or ``eviscope score FILE --config forcebench``;
 - ``metric``: ``evaluate.load("metrics/eviscope" | "metrics/forcebench").compute(...)``, given the
   file's lines parsed by Python's ``json`` (a file whose lines ``json`` cannot parse has no metric
   form unless the case gives one: ``objects``);

@@ -42,7 +42,7 @@ Args:
     return_vectors: also return `vectors`, the per-row and per-quartet 0/1 vectors
         (`answer_ok`, `source_ok`, `success`; `evidence_removal_sensitivity`, ...).
 Raises:
-    EviScopeError (a ValueError): a prediction or reference that breaks SPEC §3 or §2 (the message
+    EviScopeError (a ValueError): a prediction or reference that breaks the contract (docs/contract.md §3 or §2; the message
         names its position, id and field), or unknown, duplicate or missing ids.
 Returns:
     every overall metric of SPEC §4 at the top level (`answer_accuracy`, `source_accuracy`,

@@ -44,7 +44,7 @@ Args:
     references: for each prediction, the ForceBench row it scores: `id`, `axis`, `severity`.
         Every evaluator must score every referenced row exactly once.
 Raises:
-    EviScopeError (a ValueError): a prediction or reference that breaks SPEC §6 or §5 (the message
+    EviScopeError (a ValueError): a prediction or reference that breaks the contract (docs/contract.md §6 or §5; the message
         names its position and field), a prediction paired with another row's reference, a
         duplicate (id, evaluator), or a referenced row an evaluator left out.
 Returns:

@@ -258,7 +258,7 @@ def _field_error(place: str, raw: Any, err: PydanticValidationError, what: str) 
     if first["type"] == "missing":
         detail = first["msg"]
         if loc == ("action",) and isinstance(raw, Mapping) and "evaluator" in raw:
-            detail += "; this looks like a ForceBench prediction (SPEC §6): score it with `eviscope forcebench score`"
+            detail += "; this looks like a ForceBench prediction (contract §6): score it with `eviscope score FILE --config forcebench`"
     elif loc == ("action",):
         detail = f"must be answer, abstain, flag_conflict, or null for an unparsable output, got {brief(got)}"
     else:
@@ -413,6 +413,6 @@ def check_rows(rows: Iterable[Mapping[str, Any]], source: str = "references") ->
                 first["msg"] if first["type"] == "missing" else f"{first['msg']}, got {brief(first['input'])}"
             )
             raise EviScopeError(
-                f"{place}: not an EviScope row (SPEC §2): field `{field}`: {plain(detail, 200)}"
+                f"{place}: not an EviScope row (contract §2): field `{field}`: {plain(detail, 200)}"
             ) from None
     return rows

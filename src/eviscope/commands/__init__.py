@@ -30,7 +30,7 @@ def add_subcommand(
 def add_group(
     subparsers: argparse._SubParsersAction, name: str, *, help: str, description: str
 ) -> argparse._SubParsersAction:
-    """A subcommand that groups others (``eviscope forcebench score``); run bare, it prints its help."""
+    """A subcommand that groups others (``eviscope forcebench baselines``); run bare, it prints its help."""
     parser = add_subcommand(subparsers, name, help=help, description=description)
 
     def print_help(args: argparse.Namespace) -> int:

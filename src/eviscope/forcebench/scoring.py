@@ -225,7 +225,7 @@ def check_rows(rows: Iterable[Mapping[str, Any]], source: str = "rows") -> list[
             else:
                 problem = None
             if problem:
-                raise EviScopeError(f"{place}: not a ForceBench row (SPEC §5): field '{field}' {problem}")
+                raise EviScopeError(f"{place}: not a ForceBench row (contract §5): field '{field}' {problem}")
     return rows
 
 

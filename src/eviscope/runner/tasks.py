@@ -2,7 +2,7 @@
 
 An :class:`EviScopeTask` makes one request per row under a policy and writes SPEC §3 predictions;
 a :class:`ForceBenchTask` makes two per pair (the calibrated and the raised claim) under a judge
-prompt and writes SPEC §6 predictions that ``eviscope forcebench score`` reads.
+prompt and writes SPEC §6 predictions that ``eviscope score --config forcebench`` reads.
 """
 
 from __future__ import annotations
