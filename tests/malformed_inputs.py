@@ -576,15 +576,15 @@ EVISCOPE: list[Case] = [
     Case(
         "config-forcebench",
         "eviscope",
-        "is not an EviScope config",
+        "field 'evaluator': Field required; this looks like an EviScope prediction",
         lambda inputs: jsonl(inputs.ev),
         entries=("cli",),
         cli_args=("--config", "forcebench"),
     ),
     Case(
-        "config-not-built",
+        "config-unknown",
         "eviscope",
-        "config eviscope-v9 is not built",
+        "unknown config 'eviscope-v9'; known: eviscope-v1",
         lambda inputs: jsonl(inputs.ev),
         entries=("cli",),
         cli_args=("--config", "eviscope-v9"),
@@ -592,7 +592,7 @@ EVISCOPE: list[Case] = [
     Case(
         "forcebench-rows-as-references",
         "eviscope",
-        "not an EviScope row (SPEC §2): field `quartet_id`: Field required",
+        "not an EviScope row (contract §2): field `quartet_id`: Field required",
         lambda inputs: jsonl(inputs.ev),
         references=lambda inputs, preds: inputs.forcebench_rows[: len(preds)],
         entries=("metric",),
@@ -902,7 +902,7 @@ FORCEBENCH: list[Case] = [
     Case(
         "fb-eviscope-rows-as-references",
         "forcebench",
-        "not a ForceBench row (SPEC §5): field 'axis' missing",
+        "not a ForceBench row (contract §5): field 'axis' missing",
         lambda inputs: jsonl(inputs.fb[:3]),
         references=lambda inputs, preds: inputs.eviscope_rows[: len(preds)],
         entries=("metric",),

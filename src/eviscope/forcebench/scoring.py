@@ -284,7 +284,7 @@ def _parse_error(where: str, item: Any, err: ValidationError) -> EviScopeError:
     detail = first["msg"] if first["type"] == "missing" else f"{first['msg']}, got {brief(first['input'])}"
     hint = ""
     if isinstance(item, Mapping) and "evaluator" not in item and "action" in item:
-        hint = "; this looks like an EviScope prediction (SPEC §3): score it with `eviscope score`"
+        hint = "; this looks like an EviScope prediction (contract §3): score it with an EviScope --config"
     return EviScopeError(f"{where}: field '{plain(field, 60)}': {plain(detail, 200)}{hint}")
 
 

@@ -306,13 +306,14 @@ def _layout(repo: StagedRepo, declared: dict[str, dict], configs: tuple[str, ...
 
 def _provenance(card: RepoCard, declared: dict[str, dict], configs: tuple[str, ...]) -> list[str]:
     """Each config's source is among ``source_datasets`` and the card's text describes the config."""
-    from eviscope.benchmark import configs
+    from eviscope.benchmark import configs as registered
     from eviscope.sources import SOURCES
 
+    known = registered()
     sources = set(card.data.get("source_datasets") or [])
     problems = []
     for name in (name for name in configs if name in declared):
-        hub_id = SOURCES[configs()[name][1].source].hub_id
+        hub_id = SOURCES[known[name][1].source].hub_id
         if hub_id not in sources:
             problems.append(
                 f"README.md: no provenance for config {name!r}: {hub_id} is not in source_datasets"
