@@ -17,7 +17,8 @@ import pytest
 from runner_fixtures import ANSWER, read_jsonl
 
 from eviscope.cli import main, make_parser
-from eviscope.runner.schemas import ANSWER_SCHEMA, label_schema
+from eviscope.forcebench.task import label_schema
+from eviscope.runner.schemas import ANSWER_SCHEMA
 
 
 class SamplingParams:

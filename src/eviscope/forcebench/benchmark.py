@@ -13,7 +13,7 @@ from eviscope.benchmark import Config, RunOption, Scored, SpaceScore
 from eviscope.errors import EviScopeError, os_errors
 from eviscope.forcebench.prompts import PROMPT_NAMES
 from eviscope.forcebench.rows import AXES, CONFIG, read_rows
-from eviscope.runner.tasks import ForceBenchTask
+from eviscope.forcebench.task import ForceBenchTask
 
 
 class ForceBench:

@@ -1,12 +1,9 @@
 """One JSON schema per task, enforced by the backends that can (vLLM, OpenAI-compatible servers,
 xgrammar for transformers) and checked by the tolerant parser everywhere.
 
-Both EviScope policies use :data:`ANSWER_SCHEMA`; a ForceBench judge uses :func:`label_schema` of its
-prompt, whose ``label`` is an enum of that prompt's label set. Lengths and counts are bounded so a
-constrained decoder always closes the object within a few hundred tokens.
-
->>> label_schema("generic")["properties"]["label"]["enum"][:2]
-['fully_supported', 'partially_supported']
+Both EviScope policies use :data:`ANSWER_SCHEMA` (a ForceBench judge's schema is
+:func:`eviscope.forcebench.task.label_schema`). Lengths and counts are bounded so a constrained
+decoder always closes the object within a few hundred tokens.
 """
 
 from __future__ import annotations
@@ -15,7 +12,6 @@ import hashlib
 import json
 from typing import Any
 
-from eviscope.forcebench.prompts import label_set
 from eviscope.rows import ACTIONS
 
 ANSWER_SCHEMA: dict[str, Any] = {
@@ -43,17 +39,6 @@ ANSWER_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 """The EviScope output (SPEC §3 without ``id`` and ``usage``), shared by the vanilla and gate policies."""
-
-
-def label_schema(judge: str) -> dict[str, Any]:
-    """The output schema of ForceBench judge prompt ``judge``: ``{"label": <one of its labels>}``."""
-    return {
-        "title": f"forcebench_{judge}",
-        "type": "object",
-        "properties": {"label": {"type": "string", "enum": list(label_set(judge))}},
-        "required": ["label"],
-        "additionalProperties": False,
-    }
 
 
 def schema_hash(schema: dict[str, Any]) -> str:

@@ -1,8 +1,8 @@
 """What a run asks of the model per row, how a reply is read, and what it writes.
 
-An :class:`EviScopeTask` makes one request per row under a policy and writes SPEC §3 predictions;
-a :class:`ForceBenchTask` makes two per pair (the calibrated and the raised claim) under a judge
-prompt and writes SPEC §6 predictions that ``eviscope score --config forcebench`` reads.
+A :class:`Task` is what a benchmark asks of the runner. An :class:`EviScopeTask` makes one request
+per row under a policy and writes SPEC §3 predictions; ForceBench's task lives in its own package
+(:mod:`eviscope.forcebench.task`).
 """
 
 from __future__ import annotations
@@ -11,11 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from eviscope.forcebench import prompts as judge_prompts
 from eviscope.runner import policies
 from eviscope.runner.backends.base import ChatRequest
 from eviscope.runner.parsing import parse_answer
-from eviscope.runner.schemas import ANSWER_SCHEMA, label_schema
+from eviscope.runner.schemas import ANSWER_SCHEMA
 
 Row = Mapping[str, Any]
 
@@ -56,7 +55,8 @@ class Task(Protocol):
         ...
 
 
-def _user(content: str) -> list[dict[str, str]]:
+def user_turn(content: str) -> list[dict[str, str]]:
+    """The messages of a one-turn chat."""
     return [{"role": "user", "content": content}]
 
 
@@ -72,7 +72,7 @@ class EviScopeTask:
         self.schema = ANSWER_SCHEMA
 
     def requests(self, row: Row) -> list[ChatRequest]:
-        return [ChatRequest(row["id"], _user(policies.render(self.policy, row)), self.schema)]
+        return [ChatRequest(row["id"], user_turn(policies.render(self.policy, row)), self.schema)]
 
     def parse(self, text: str) -> dict[str, Any] | None:
         return parse_answer(text)
@@ -84,51 +84,4 @@ class EviScopeTask:
 
     def prediction(self, record: Mapping[str, Any]) -> dict[str, Any]:
         keys = ("id", "action", "answer", "citations", "quotes", "usage")
-        return {k: record[k] for k in keys}
-
-
-CLAIMS = (("safe", "calibrated_claim"), ("raised", "raised_claim"))
-"""The two requests of a ForceBench pair: (suffix of its label field, row field of its claim)."""
-
-
-class ForceBenchTask:
-    """Two requests per pair under judge prompt ``judge``; ``evaluator`` names the (model, judge) unit."""
-
-    def __init__(self, judge: str, evaluator: str) -> None:
-        self.name = "forcebench"
-        self.judge = judge
-        self.evaluator = evaluator
-        self.prompt_id = judge_prompts.prompt_id(judge)
-        self.prompt_file = f"eviscope/forcebench/prompts/{self.prompt_id}.txt"
-        self.prompt_text = judge_prompts.template(judge)
-        self.schema = label_schema(judge)
-
-    def requests(self, row: Row) -> list[ChatRequest]:
-        return [
-            ChatRequest(
-                f"{row['id']}#{which}",
-                _user(
-                    judge_prompts.render(
-                        self.judge, context=row["context"], evidence=row["evidence"], claim=row[field]
-                    )
-                ),
-                self.schema,
-            )
-            for which, field in CLAIMS
-        ]
-
-    def parse(self, text: str) -> str | None:
-        return judge_prompts.parse_label(self.judge, text)
-
-    def record(self, row: Row, parts: Sequence[Part]) -> dict[str, Any]:
-        record: dict[str, Any] = {"id": row["id"], "evaluator": self.evaluator, "prompt": self.judge}
-        for (which, _), part in zip(CLAIMS, parts, strict=True):
-            record[f"label_{which}"] = part.parsed
-            record[f"raw_{which}"] = part.raw
-            record[f"attempts_{which}"] = part.attempts
-            record[f"error_{which}"] = part.error
-        return record
-
-    def prediction(self, record: Mapping[str, Any]) -> dict[str, Any]:
-        keys = ("id", "evaluator", "prompt", "label_safe", "label_raised")
         return {k: record[k] for k in keys}
