@@ -72,3 +72,15 @@ def test_no_test_imports_a_benchmark() -> None:
         or _loads_a_benchmark_file(path)
     ]
     assert offenders == []
+
+
+def test_the_runner_imports_no_benchmark() -> None:
+    runner = PACKAGE / "runner"
+    importing = [
+        path.relative_to(REPO).as_posix()
+        for path in _python_files(runner)
+        if any(
+            name.startswith(("eviscope.forcebench", "eviscope.eviscope_benchmark")) for name in _imports(path)
+        )
+    ]
+    assert importing == []

@@ -36,6 +36,7 @@ from huggingface_hub import DatasetCard, RepoCard, SpaceCard
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
+from eviscope.layout import split_path
 from eviscope.release.stage import Release, StagedRepo
 from eviscope.rows import SPLIT
 
@@ -362,7 +363,7 @@ def _check_loading(
     bars = datasets.is_progress_bar_enabled()
     datasets.disable_progress_bars()
     for config in configs:
-        where = f"data/{config}/{SPLIT}.parquet"
+        where = split_path(Path(), config).as_posix()
         try:
             rows = datasets.load_dataset(
                 str(repo.folder), config, split=SPLIT, cache_dir=str(cache_dir), verification_mode="no_checks"
