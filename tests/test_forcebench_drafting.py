@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -14,8 +15,9 @@ from eviscope.builders.forcebench_drafting import build_forcebench
 from eviscope.errors import EviScopeError
 from eviscope.forcebench.baselines import baseline_predictions
 from eviscope.forcebench.lints import DRAFT_LINTS, failed_lints
-from eviscope.forcebench.rows import AXES, FORCEBENCH_FEATURES, read_rows
+from eviscope.forcebench.rows import AXES, CLAIM_SOURCES, FORCEBENCH_FEATURES, read_rows
 from eviscope.forcebench.scoring import score_units, units_from_predictions
+from eviscope.normalize import contains, norm
 from eviscope.sources import resolve
 
 
@@ -33,6 +35,13 @@ def test_the_drafted_pool_reaches_its_targets(built: tuple[Path, dict]) -> None:
     assert len(rows) >= 200
     assert set(per_axis) == set(AXES)
     assert min(per_axis.values()) >= 30
+    from_claims = [row for row in rows if row["claim_source"] == "attribution_claim"]
+    assert len(from_claims) / len(rows) >= 0.7
+    assert {row["claim_source"] for row in rows} <= set(CLAIM_SOURCES)
+    assert report["claim_source"] == {
+        axis: {cs: sum(r["axis"] == axis and r["claim_source"] == cs for r in rows) for cs in CLAIM_SOURCES}
+        for axis in AXES
+    }
     assert {row["annotation_status"] for row in rows} == {"drafted"}
     assert report["rows"] == len(rows)
     assert report["axis"] == {axis: per_axis[axis] for axis in AXES}
@@ -52,6 +61,41 @@ def test_every_drafted_row_passes_the_locality_lints(built: tuple[Path, dict]) -
         assert row["severity"] in (1, 2, 3)
         assert row["source"].startswith("AttributionBench/")
         assert row["evidence_span"] in row["evidence"]
+
+
+def test_cited_claims_are_the_claims_of_their_source_rows_not_the_evidence(built: tuple[Path, dict]) -> None:
+    rows = read_rows(built[0])
+    source = {}
+    for path in sorted(require_attributionbench().glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            source[row["id"]] = row
+    from_claims = [row for row in rows if row["claim_source"] == "attribution_claim"]
+    for row in from_claims:
+        original = source[row["source"].split(":", 1)[1]]
+        assert original["attribution_label"] == "attributable"
+        # the calibrated claim is a sentence of the cited claim (citation markers dropped)
+        claim = re.sub(r"\s*\[[\d,\s–-]+\]", "", original["claim"])
+        assert contains(claim, row["calibrated_claim"].rstrip(".")), row["id"]
+    # most cited claims paraphrase their span rather than copy it
+    verbatim = sum(norm(row["calibrated_claim"]) == norm(row["evidence_span"]) for row in from_claims)
+    assert verbatim < len(from_claims) / 2
+    for row in rows:
+        if row["claim_source"] == "evidence_sentence":
+            assert row["calibrated_claim"] == row["evidence_span"]
+
+
+def test_the_report_counts_what_each_lint_removed_per_axis(built: tuple[Path, dict]) -> None:
+    _, report = built
+    for claim_source in CLAIM_SOURCES:
+        stats = report["drafting"][claim_source]
+        assert set(stats["removed_by_lint"]) == set(DRAFT_LINTS)
+        for axis in AXES:
+            removed = max(stats["removed_by_lint"][name][axis] for name in DRAFT_LINTS)
+            assert stats["drafts"][axis] - stats["passing"][axis] >= removed
+            assert stats["kept"][axis] <= stats["distinct"][axis] <= stats["passing"][axis]
+    claims = report["drafting"]["attribution_claim"]["removed_by_lint"]
+    assert sum(claims["span_licenses_marker"].values()) > 0  # real claims do not all match their span
 
 
 def test_two_builds_are_byte_identical(built: tuple[Path, dict], tmp_path: Path) -> None:
