@@ -23,7 +23,8 @@ its passage:
    one per source row and axis, same lints): ``claim_source: evidence_sentence``.
 
 The evidence of a row is the paragraph of the cited passage that holds the span, clipped to the span
-and two sentences on either side when the paragraph is longer than ``MAX_EVIDENCE_CHARS``; it is
+and two sentences on either side when the paragraph is longer than
+``forcebench_claims.MAX_EVIDENCE_CHARS``; it is
 always a verbatim excerpt. Every row says ``annotation_status: drafted``.
 """
 
@@ -39,7 +40,6 @@ from typing import Any
 
 from eviscope.builders.dataset_card import update_card
 from eviscope.builders.forcebench_claims import (
-    MAX_EVIDENCE_CHARS,
     Span,
     best_span,
     claim_sentences,
