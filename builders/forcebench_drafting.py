@@ -65,7 +65,7 @@ __all__ = [
 MAX_PER_AXIS = 100
 """The most drafts kept per axis (smallest seeded hash first)."""
 
-FLOOR_PER_AXIS = 35
+FLOOR_PER_AXIS = 36
 """An axis with fewer cited-claim drafts than this is filled up to it from evidence sentences."""
 
 HUB_CONFIG = "subset_balanced"
@@ -114,7 +114,9 @@ _PRONOUN_START = frozenset(
 )
 _LABEL_START = re.compile(r"^[A-Z][A-Za-z]*: ")
 _NUMBERED_END = re.compile(r"\s\d{1,2}\.$")
-_BAD_TEXT = re.compile(r"https?:|www\.|[\[\]{}|•…<>@#*_=]|\.\.\.|[a-z][.!?][A-Z]|\s{2,}|[^\x00-\u2fff]")
+_BAD_TEXT = re.compile(
+    r"https?:|www\.|[\[\]{}|•…<>@#*_=]|\.\.\.|[a-z][.!?][A-Z]|\s{2,}|[^\x00-\u2fff]|\s[.,;:!?]|[.!?]\s+[a-z]"
+)
 
 
 def read_attributionbench(source: SourceRef) -> tuple[list[dict[str, Any]], dict[str, Any]]:

@@ -19,7 +19,7 @@ the raised form (``licenses``, ``licenses_raised``).
 | relation | `reduce(s/d)/lower(s/ed)/decrease(s/d) the risk/chance/likelihood/odds of` | `prevent(s/ed)` | 2 |
 | relation | `a risk factor for`, `risk factors for` | `a cause of`, `causes of` | 2 |
 | relation | `contribute(s/d) to` (not before an `-ing` word) | `cause(s/d)` | 1 |
-| relation | `is/are recommended`, `recommend(s)` | `is/are required`, `require(s)` | 2 |
+| relation | `is/are recommended`, `recommend(s)` (not before `no`, `not`, `against`) | `is/are required`, `require(s)` | 2 |
 | relation | `should`, `ought to` (not in a `whether`/`if` sentence) | `must` | 2 |
 | relation | `can/may/could/…/that/which/it influence(s)/affect(s)` (a verb, not before a comma) | `… determine(s)` | 2 |
 | relation | `partly/partially/in part/largely` before `due to`, `because`, `caused by`, … | deleted | 2 |
@@ -29,21 +29,21 @@ the raised form (``licenses``, ``licenses_raised``).
 | modality | `suggest(s/ed) that`, `indicate(s/d) that` | `prove(s/d) that` | 2 |
 | modality | `is/are/was/were thought/believed/considered/said/presumed/suspected to` | `… known to` | 2 |
 | modality | `sometimes`, `often`, `frequently`, `usually`, `generally`, `typically`, `commonly` (not before `known as`, `called`, …) | `always` | 2 |
-| scope | `some`, `many`, `several`, `most` before `of` or a plural noun (not `times`, `years`, …; not after `is/are/was/were`) | `all` | 3 / 2 / 2 / 1 |
+| scope | `some`, `many`, `several`, `most` before `of` or a plural noun (not `times`, `years`, …; not after `is/are/was/were`, `as`, `how`, `so`, `too`; not before `N, including`/`such as`) | `all` | 3 / 2 / 2 / 1 |
 | scope | `the/a majority of` | `all of` | 1 |
 | scope | `in some/many/most cases` | `in all cases` | 2 |
 | scope | `in/among/for` + a study population (`children`, `women`, `mice`, `patients with X`, …) | deleted | 2 (animals: 3) |
-| scope | `in/across/throughout` + a named jurisdiction (`the United States`, `the UK`, `California`, …), not in a list | deleted | 2 |
+| scope | `in/across/throughout` + a named jurisdiction (`the United States`, `the UK`, `California`, …), not in a list, not right after a verb (an event's place, not a scope) | deleted | 2 |
 | temporal | `as of [month] [day,] year`, in a sentence without `was/were/had/did` | `currently` | 2 |
 | temporal | `is/are expected/projected/predicted/forecast/scheduled/set/planned/slated/poised/anticipated/on track to` | `will` | 2 |
 | temporal | `was/were the` + superlative or office (`largest`, `capital`, `president`, …), in a sentence with no date or time phrase | `is/are the …` | 2 |
 | temporal | `had a population of`, `had N employees/members/residents/…` | `has …` | 2 |
 | temporal | `was/were ranked/rated/named/voted/listed`, in a sentence with no date or time phrase | `is/are …` | 2 |
-| temporal | `since [month] [day,] year`, in a sentence with `has`/`have` | `for all time` | 1 |
+| temporal | `since [month] [day,] year` ending a clause, in a sentence with `has`/`have` | `for all time` | 1 |
 | temporal | `currently`, `at present`, `presently`, `is/are now` (not `what is now`) | `always` | 1 |
 | numeric | `about`, `approximately`, `around`, `roughly`, `circa`, `close to`, `(an) estimated`, `some` + number | deleted (exact point; `in` before a bare year) | 1 |
 | numeric | `more/less/fewer than`, `over`, `under`, `at least`, `at most`, `up to`, `nearly`, `almost`, `upwards of` + number | deleted (bound becomes point) | 2 |
-| numeric | `N to/–M` (not a year range, no `from`/`between` just before) | `M` (range becomes endpoint) | 2 |
+| numeric | `N to/–M` with N < M (not a year range or a score, no `from`/`between` just before) | `M` (range becomes endpoint) | 2 |
 
 A limiter right after a negation (`not`, `no`, `never`, `n't`, `without`) is not rewritten.
 """
@@ -78,6 +78,8 @@ class Rule:
     """A sentence matching ``veto`` is not rewritten by this rule (e.g. a dated past state)."""
     veto_before: re.Pattern[str] | None = None
     """A match with ``veto_before`` in the 25 characters before it is not rewritten (``between``)."""
+    accept: Callable[[re.Match[str]], bool] | None = None
+    """A match is rewritten only when ``accept`` holds (e.g. a range runs from low to high)."""
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,7 @@ _OFFICES = (
     "|manager|governor|mayor|king|queen|home|headquarters|record holder|only \\w+)"
 )
 _NUMBER = r"\$?\d[\d,]*(?:\.\d+)?"
-_YEAR_AHEAD = re.compile(r"(?:1[5-9]|20)\d\d\b(?![\d,.]\d)")
+_YEAR_AHEAD = re.compile(r"(?:1[5-9]|20)\d\d\b(?![\d,.]\d)|\d+\s?(?:BCE|BC|CE|AD)\b")
 _IN_BEHIND = re.compile(r"\b(?:in|by|from|since|until|of|to|before|after) $", re.I)
 _OUTCOMES = (
     "|".join(
@@ -296,6 +298,7 @@ RULES: tuple[Rule, ...] = (
         "recommendation-to-obligation",
         re.compile(
             r"\b(?:(is|are) (?:generally |often |usually |strongly )?recommended|(recommends|recommend))\b"
+            r"(?! no\b| against\b| not\b)"
         ),
         lambda m: (
             f"{m.group(1)} required"
@@ -412,8 +415,10 @@ RULES: tuple[Rule, ...] = (
         "scope",
         "quantifier-to-universal",
         re.compile(
-            r"(?<!\bthe )(?<!\bThe )(?<!\bare )(?<!\bis )(?<!\bwere )(?<!\bwas )"
+            r"(?<!\bthe )(?<!\bThe )(?<!\bare )(?<!\bis )(?<!\bwere )(?<!\bwas )(?<!\bas )(?<!\bAs )"
+            r"(?<!\bhow )(?<!\bHow )(?<!\bso )(?<!\btoo )"
             r"\b(some|Some|many|Many|several|Several|most|Most)\b"
+            r"(?!(?: [\w-]+){1,2},? (?:including|such as)\b)"
             r"(?= of\b| (?:[a-z]+s|people|children|men|women)\b)(?! \d)"
             r"(?! (?:times|years|days|weeks|months|hours|minutes|decades|centuries|ways|things)\b)"
         ),
@@ -452,6 +457,10 @@ RULES: tuple[Rule, ...] = (
         _const(""),
         _sev(2),
         "one jurisdiction, not everywhere",
+        veto_before=re.compile(
+            r"\b(?:\w+ed|\w+ing|was|were|is|are|be|been|began|begun|held|born|made|built|sold|grown|known|found"
+            r"|took|won|lived|died|released)$"
+        ),
     ),
     # temporal: dated, predicted or as-of evidence becomes current or timeless
     Rule(
@@ -515,7 +524,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "temporal",
         "since-date-to-timeless",
-        re.compile(rf"\bsince (?:(?:early |mid-|late )?(?:{_MONTHS}) )?(?:\d{{1,2}},? )?(?:1[5-9]|20)\d\d\b"),
+        re.compile(
+            rf"\bsince (?:(?:early |mid-|late )?(?:{_MONTHS}) )?(?:\d{{1,2}},? )?(?:1[5-9]|20)\d\d\b(?=\s*[.;,]|$)"
+        ),
         _const("for all time"),
         _sev(1),
         "a state since a given date, not a timeless one",
@@ -568,6 +579,7 @@ RULES: tuple[Rule, ...] = (
         _sev(2),
         "a range, not a point value",
         veto_before=re.compile(r"\b(?:between|from|[Bb]etween|[Ff]rom)\b"),
+        accept=lambda m: float(_number_key(m.group(1))) < float(_number_key(m.group(2))),
     ),
 )
 """Every drafting rule, grouped by axis in canonical order."""
@@ -716,6 +728,20 @@ def _anchored(regex: str, anchor: Callable[[re.Match[str]], str]) -> Check:
 def _phrase(group: int) -> Check:
     """The span holds the match's group (a population, a jurisdiction, a year) as a phrase."""
     return lambda span, m: bool(re.search(rf"\b{re.escape(m.group(group))}\b", span, re.I))
+
+
+_SAME_PLACE = (
+    ("United States", "U.S.", "US", "USA", "U.S.A.", "America"),
+    ("United Kingdom", "UK", "U.K.", "Britain"),
+    ("European Union", "EU"),
+)
+
+
+def _jurisdiction(span: str, m: re.Match[str]) -> bool:
+    """The span names the claim's jurisdiction (``the US`` also by ``the United States``, …)."""
+    name = m.group(0).split(" ", 2)[-1].removeprefix("the ")
+    names = next((group for group in _SAME_PLACE if name in group), (name,))
+    return any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", span) for n in names)
 
 
 def _year(span: str, m: re.Match[str]) -> bool:
@@ -883,9 +909,9 @@ LICENSING: dict[str, Licensing] = {
         _phrase(1), _raised_marker(r"\b(?:everyone|everybody|all ages|regardless of age|all people)\b")
     ),
     "jurisdiction-to-general": Licensing(
-        lambda span, m: bool(re.search(rf"\b{re.escape(m.group(0).split(' ', 2)[-1])}\b", span)),
+        _jurisdiction,
         _raised_marker(
-            r"\b(?:worldwide|globally|everywhere|around the world|all countries|internationally)\b"
+            r"\b(?:worldwide|globally|everywhere|around the world|in the world|world's|all countries|internationally)\b"
         ),
     ),
     "as-of-to-current": Licensing(_year, _raised_marker(r"\b(?:currently|now|today|at present|presently)\b")),
@@ -958,6 +984,8 @@ def _apply(rule: Rule, sentence: str, m: re.Match[str]) -> Edit | None:
     if _NEGATION.search(sentence[: m.start()]) or (rule.veto is not None and rule.veto.search(sentence)):
         return None
     if rule.veto_before is not None and rule.veto_before.search(sentence, max(0, m.start() - 25), m.start()):
+        return None
+    if rule.accept is not None and not rule.accept(m):
         return None
     new = rule.replace(m)
     head, tail = sentence[: m.start()], sentence[m.end() :]
