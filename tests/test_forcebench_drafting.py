@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from collections import Counter
@@ -13,6 +14,7 @@ from forcebench_fixtures import require_attributionbench
 
 from eviscope.builders.forcebench_drafting import build_forcebench
 from eviscope.errors import EviScopeError
+from eviscope.forcebench.annotation import apply_adjudication, export_sheet, locality_filter, read_sheet
 from eviscope.forcebench.baselines import baseline_predictions
 from eviscope.forcebench.lints import DRAFT_LINTS, failed_lints
 from eviscope.forcebench.rows import AXES, CLAIM_SOURCES, FORCEBENCH_FEATURES, read_rows
@@ -146,3 +148,24 @@ def test_a_malformed_file_names_file_line_and_field(tmp_path: Path) -> None:
     (tmp_path / "a.jsonl").write_text("{not json\n")
     with pytest.raises(EviScopeError, match=r"a.jsonl:1: not a JSON object"):
         build_forcebench(resolve("attributionbench", str(tmp_path)), tmp_path / "out")
+
+
+def test_the_annotation_workflow_keeps_claim_rows_and_their_claim_source(
+    built: tuple[Path, dict], tmp_path: Path
+) -> None:
+    rows = read_rows(built[0])
+    sheet = export_sheet(rows, tmp_path / "sheet.csv")
+    with sheet.open(newline="", encoding="utf-8") as handle:
+        exported = list(csv.DictReader(handle))
+    assert [r["claim_source"] for r in exported] == [r["claim_source"] for r in rows]
+    for name in ("a", "b"):
+        with (tmp_path / f"{name}.csv").open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(exported[0]))
+            writer.writeheader()
+            writer.writerows({**r, "annotation_decision": "accept_force_gap"} for r in exported)
+    a, b = read_sheet(tmp_path / "a.csv", rows), read_sheet(tmp_path / "b.csv", rows)
+    settled = apply_adjudication(rows, a, b, {})
+    kept, removed = locality_filter(settled.rows)
+    assert removed == {}
+    assert {r["id"]: r["claim_source"] for r in kept} == {r["id"]: r["claim_source"] for r in rows}
+    assert {r["annotation_status"] for r in kept} == {"annotated"}
