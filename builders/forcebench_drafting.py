@@ -7,7 +7,8 @@ its passage:
    system wrote the ``claim`` and its cited passages (``references``) support it.
 2. Split each claim into sentences (``forcebench_claims.claim_sentences``: citation markers dropped,
    first letter capitalised, final full stop added; the wording is the claim's) and keep the
-   self-contained ones (``eligible_sentence``).
+   self-contained ones (``eligible_sentence``; an opening ``It``/``They``/``This``… is allowed, as the
+   question in ``context`` resolves it).
 3. Run the axis patterns (``eviscope.forcebench.patterns``) on each claim sentence. A match is the
    claim's force marker: the sentence is the calibrated claim, its local rewrite the raised claim,
    and the pattern gives the axis, severity, rationale and repair. The decisive span is the
@@ -112,6 +113,9 @@ _PRONOUN_START = frozenset(
         "ok",
     ]
 )
+ANSWER_PRONOUNS = frozenset(["it", "its", "they", "their", "this", "these", "he", "his", "she", "her"])
+"""Opening pronouns allowed in a cited answer's sentence: the question (``context``) says what they
+refer to, as it does for the reader of the answer."""
 _LABEL_START = re.compile(r"^[A-Z][A-Za-z]*: ")
 _NUMBERED_END = re.compile(r"\s\d{1,2}\.$")
 _BAD_TEXT = re.compile(
@@ -200,20 +204,25 @@ def _check_row(row: dict[str, Any], where: str) -> dict[str, Any]:
     return row
 
 
-def eligible_sentence(text: str) -> bool:
-    """True for a self-contained declarative sentence a claim can be drafted from.
+def eligible_sentence(text: str, answer_pronoun: bool = False) -> bool:
+    """True for a self-contained declarative sentence a claim can be drafted from. With
+    ``answer_pronoun``, a sentence of a cited answer may open with a pronoun that the question
+    resolves (``It``, ``They``, ``This``, …; see ``ANSWER_PRONOUNS``).
 
     >>> eligible_sentence("Regular exercise may lower blood pressure in older adults.")
     True
     >>> eligible_sentence("It may lower blood pressure in older adults.")
     False
+    >>> eligible_sentence("It may lower blood pressure in older adults.", answer_pronoun=True)
+    True
     """
     words = text.split()
+    first = words[0].lower() if words else ""
     return (
         7 <= len(words) <= 50
         and text[0].isupper()
         and text.endswith(".")
-        and words[0].lower() not in _PRONOUN_START
+        and (first not in _PRONOUN_START or (answer_pronoun and first in ANSWER_PRONOUNS))
         and not _BAD_TEXT.search(text)
         and not _LABEL_START.match(text)
         and not _NUMBERED_END.search(text)
@@ -317,7 +326,7 @@ def draft_rows(
         if row["attribution_label"] != "attributable":
             continue
         for sentence in claim_sentences(row["claim"]):
-            if not eligible_sentence(sentence):
+            if not eligible_sentence(sentence, answer_pronoun=True):
                 continue
             edits = list(find_edits(sentence))
             span = best_span(sentence, row["references"]) if edits else None

@@ -20,25 +20,26 @@ the raised form (``licenses``, ``licenses_raised``).
 | relation | `a risk factor for`, `risk factors for` | `a cause of`, `causes of` | 2 |
 | relation | `contribute(s/d) to` (not before an `-ing` word) | `cause(s/d)` | 1 |
 | relation | `is/are recommended`, `recommend(s)` (not before `no`, `not`, `against`) | `is/are required`, `require(s)` | 2 |
-| relation | `should`, `ought to` (not in a `whether`/`if` sentence) | `must` | 2 |
-| relation | `can/may/could/…/that/which/it influence(s)/affect(s)` (a verb, not before a comma) | `… determine(s)` | 2 |
+| relation | `should`, `ought to` (not in a `whether`/`if` sentence, not `should be noted/mentioned/…`) | `must` | 2 |
+| relation | `can/may/could/…/that/which/it influence(s)` (a verb, not before a comma) | `… determine(s)` | 2 |
 | relation | `partly/partially/in part/largely` before `due to`, `because`, `caused by`, … | deleted | 2 |
-| modality | `may`, `might`, `could` (not `could not`, not `… have`) | `will` | 2 |
-| modality | `possibly`, `potentially`, `perhaps`, `probably` | `definitely` / `certainly` | 2 |
+| modality | `may`, `might`, `could` (not `… not`, not `… have`; not `could` in a past-tense sentence) | `will` | 2 |
+| modality | `possibly`, `potentially`, `perhaps`, `probably`, `will/would likely` | `definitely` / `certainly` | 2 |
 | modality | `is/are/was/were (very/highly/more) likely to` | `… certain to` | 2 |
 | modality | `suggest(s/ed) that`, `indicate(s/d) that` | `prove(s/d) that` | 2 |
 | modality | `is/are/was/were thought/believed/considered/said/presumed/suspected to` | `… known to` | 2 |
 | modality | `sometimes`, `often`, `frequently`, `usually`, `generally`, `typically`, `commonly` (not before `known as`, `called`, …) | `always` | 2 |
-| scope | `some`, `many`, `several`, `most` before `of` or a plural noun (not `times`, `years`, …; not after `is/are/was/were`, `as`, `how`, `so`, `too`; not before `N, including`/`such as`) | `all` | 3 / 2 / 2 / 1 |
+| scope | `some`, `many`, `several`, `most` before `of` or a plural noun (not `times`, `years`, …; not after `is/are/was/were`, `as`, `how`, `so`, `too`; not before `N, including`/`such as`; not with `others` after it) | `all` | 3 / 2 / 2 / 1 |
 | scope | `the/a majority of` | `all of` | 1 |
+| scope | `mainly`, `primarily`, `chiefly` / `mostly`, `largely`, `predominantly` | `only` / `entirely` | 2 |
 | scope | `in some/many/most cases` | `in all cases` | 2 |
 | scope | `in/among/for` + a study population (`children`, `women`, `mice`, `patients with X`, …) | deleted | 2 (animals: 3) |
-| scope | `in/across/throughout` + a named jurisdiction (`the United States`, `the UK`, `California`, …), not in a list, not right after a verb (an event's place, not a scope) | deleted | 2 |
-| temporal | `as of [month] [day,] year`, in a sentence without `was/were/had/did` | `currently` | 2 |
+| scope | `in/across/throughout` + a named jurisdiction (`the United States`, `the UK`, `California`, …), not in a list, not right after a verb or a number (an event's place or a count's, not a scope) | deleted | 2 |
+| temporal | `as of [the] [month] [day,] year [census/survey/estimates/figures/data]`, in a sentence without `was/were/had/did` or `today/currently/now` | `currently` | 2 |
 | temporal | `is/are expected/projected/predicted/forecast/scheduled/set/planned/slated/poised/anticipated/on track to` | `will` | 2 |
 | temporal | `was/were the` + superlative or office (`largest`, `capital`, `president`, …), in a sentence with no date or time phrase | `is/are the …` | 2 |
 | temporal | `had a population of`, `had N employees/members/residents/…` | `has …` | 2 |
-| temporal | `was/were ranked/rated/named/voted/listed`, in a sentence with no date or time phrase | `is/are …` | 2 |
+| temporal | `was/were ranked/rated/named/voted/listed` (not `named after/for`), in a sentence with no date or time phrase | `is/are …` | 2 |
 | temporal | `since [month] [day,] year` ending a clause, in a sentence with `has`/`have` | `for all time` | 1 |
 | temporal | `currently`, `at present`, `presently`, `is/are now` (not `what is now`) | `always` | 1 |
 | numeric | `about`, `approximately`, `around`, `roughly`, `circa`, `close to`, `(an) estimated`, `some` + number | deleted (exact point; `in` before a bare year) | 1 |
@@ -143,6 +144,7 @@ _OFFICES = (
     "|manager|governor|mayor|king|queen|home|headquarters|record holder|only \\w+)"
 )
 _NUMBER = r"\$?\d[\d,]*(?:\.\d+)?"
+_PAST = re.compile(r"\b(?:was|were|had|did)\b", re.I)
 _YEAR_AHEAD = re.compile(r"(?:1[5-9]|20)\d\d\b(?![\d,.]\d)|\d+\s?(?:BCE|BC|CE|AD)\b")
 _IN_BEHIND = re.compile(r"\b(?:in|by|from|since|until|of|to|before|after) $", re.I)
 _OUTCOMES = (
@@ -311,7 +313,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "relation",
         "advice-to-obligation",
-        re.compile(r"\b(?:should|ought to)\b(?! not\b| have\b| also\b)"),
+        re.compile(
+            r"\b(?:should|ought to)\b(?! not\b| have\b| also\b)"
+            r"(?!(?: be)? (?:noted|mentioned|said|remembered|emphasi[sz]ed|stressed|pointed out|kept in mind)\b)"
+        ),
         _const("must"),
         _sev(2),
         "advice, not an obligation",
@@ -322,7 +327,7 @@ RULES: tuple[Rule, ...] = (
         "influence-to-determination",
         re.compile(
             r"\b(can|may|could|might|will|would|to|does|do|did|also|that|which|who|it|strongly|directly"
-            r"|greatly|largely) (influences|influence|affects|affect)\b(?![,;])"
+            r"|greatly|largely) (influences|influence)\b(?![,;])"
         ),
         lambda m: m.group(1) + " " + _DETERMINE[m.group(2).lower()],
         _sev(2),
@@ -347,19 +352,21 @@ RULES: tuple[Rule, ...] = (
         _const("will"),
         _sev(2),
         "a possibility, not a certainty",
+        accept=lambda m: m.group(0).lower() != "could" or not _PAST.search(m.string),
     ),
     Rule(
         "modality",
         "hedge-adverb-to-certainty",
-        re.compile(r"\b(possibly|potentially|perhaps|probably)\b"),
-        _pick(
-            {
-                "possibly": "definitely",
-                "potentially": "definitely",
-                "perhaps": "certainly",
-                "probably": "certainly",
-            }
+        re.compile(
+            r"\b(possibly|potentially|perhaps|probably)\b|(?<=\bwill )(likely)\b|(?<=\bwould )(likely)\b"
         ),
+        lambda m: {
+            "possibly": "definitely",
+            "potentially": "definitely",
+            "perhaps": "certainly",
+            "probably": "certainly",
+            "likely": "certainly",
+        }[m.group(0).lower()],
         _sev(2),
         "a hedged statement, not a certain one",
     ),
@@ -425,6 +432,7 @@ RULES: tuple[Rule, ...] = (
         _const("all"),
         lambda m: {"some": 3, "many": 2, "several": 2, "most": 1}[m.group(1).lower()],
         "a part of the group, not all of it",
+        accept=lambda m: not re.search(r"\bothers?\b", m.string[m.end() :]),
     ),
     Rule(
         "scope",
@@ -433,6 +441,14 @@ RULES: tuple[Rule, ...] = (
         _const("all of"),
         _sev(1),
         "a majority, not all",
+    ),
+    Rule(
+        "scope",
+        "mainly-to-only",
+        re.compile(r"\b(mainly|mostly|primarily|largely|predominantly|chiefly)\b(?! of\b)"),
+        lambda m: "only" if m.group(1).lower() in {"mainly", "primarily", "chiefly"} else "entirely",
+        _sev(2),
+        "mostly, not exclusively",
     ),
     Rule(
         "scope",
@@ -459,7 +475,7 @@ RULES: tuple[Rule, ...] = (
         "one jurisdiction, not everywhere",
         veto_before=re.compile(
             r"\b(?:\w+ed|\w+ing|was|were|is|are|be|been|began|begun|held|born|made|built|sold|grown|known|found"
-            r"|took|won|lived|died|released)$"
+            r"|took|won|lived|died|released)$|\d"
         ),
     ),
     # temporal: dated, predicted or as-of evidence becomes current or timeless
@@ -467,12 +483,13 @@ RULES: tuple[Rule, ...] = (
         "temporal",
         "as-of-to-current",
         re.compile(
-            rf"\b[Aa]s of (?:(?:early |mid-|late |the end of )?(?:{_MONTHS}) )?(?:\d{{1,2}},? )?(?:19|20)\d\d\b"
+            rf"\b[Aa]s of (?:the )?(?:(?:early |mid-|late |the end of )?(?:{_MONTHS}) )?(?:\d{{1,2}},? )?(?:19|20)\d\d\b"
+            r"(?: (?:census|survey|estimates?|figures|data))?"
         ),
         _const("currently"),
         _sev(2),
         "a state as of a given date, not the current state",
-        veto=re.compile(r"\b(?:was|were|had|did)\b", re.I),
+        veto=re.compile(r"\b(?:was|were|had|did|today|currently|now|at present|presently)\b", re.I),
     ),
     Rule(
         "temporal",
@@ -513,7 +530,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "temporal",
         "past-ranking-to-present",
-        re.compile(r"\b(was|were) (ranked|rated|named|voted|listed)\b"),
+        re.compile(r"\b(was|were) (ranked|rated|named|voted|listed)\b(?! after\b| for\b| in hono| by\b)"),
         lambda m: {"was": "is", "were": "are"}[m.group(1)] + " " + m.group(2),
         _sev(2),
         "a ranking at a past date, not the current one",
@@ -572,7 +589,7 @@ RULES: tuple[Rule, ...] = (
         "numeric",
         "range-to-endpoint",
         re.compile(
-            rf"(?<!\bfrom )(?<!\bFrom )(?<!\bbetween )(?<![\d.,])(?!(?:19|20)\d\d\b)({_NUMBER})"
+            rf"(?<!\bfrom )(?<!\bFrom )(?<!\bbetween )(?<![\d.,⁄/])(?!(?:19|20)\d\d\b)({_NUMBER})"
             rf"(?: ?(?:-|–|to) ?)(?!(?:19|20)\d\d\b)({_NUMBER})\b"
         ),
         lambda m: m.group(2),
@@ -898,6 +915,12 @@ LICENSING: dict[str, Licensing] = {
         _at_level("frequency", _governed), _raised_marker(r"\b(?:always|invariably|without exception)\b")
     ),
     "quantifier-to-universal": Licensing(_at_level("quantity", _following_noun), _universal_before_noun),
+    "mainly-to-only": Licensing(
+        _marker(
+            r"\b(?:mainly|mostly|primarily|largely|predominantly|chiefly|most|majority|usually|generally)\b"
+        ),
+        _raised_marker(r"\b(?:only|solely|entirely|exclusively|wholly)\b"),
+    ),
     "majority-to-universal": Licensing(_marker(r"\bmajority\b|\bmost\b"), _universal_before_noun),
     "some-cases-to-all-cases": Licensing(
         _marker(
@@ -989,7 +1012,7 @@ def _apply(rule: Rule, sentence: str, m: re.Match[str]) -> Edit | None:
         return None
     new = rule.replace(m)
     head, tail = sentence[: m.start()], sentence[m.end() :]
-    if m.start() == 0:
+    if m.start() == 0 or head.endswith((". ", "! ", "? ")):
         if new:
             new = new[0].upper() + new[1:]
         else:
