@@ -23,7 +23,7 @@ the raised form (``licenses``, ``licenses_raised``).
 | relation | `should`, `ought to` (not in a `whether`/`if` sentence, not `should be noted/mentioned/…`) | `must` | 2 |
 | relation | `can/may/could/…/that/which/it influence(s)` (a verb, not before a comma) | `… determine(s)` | 2 |
 | relation | `partly/partially/in part/largely` before `due to`, `because`, `caused by`, … | deleted | 2 |
-| modality | `may`, `might`, `could` (not `… not`, not `… have`; not `could` in a past-tense sentence) | `will` | 2 |
+| modality | `may`, `might`, `could` (not `… not`, not `… have`; not `could` in a past-tense sentence or before `be …ed`) | `will` | 2 |
 | modality | `possibly`, `potentially`, `perhaps`, `probably`, `will/would likely` | `definitely` / `certainly` | 2 |
 | modality | `is/are/was/were (very/highly/more) likely to` | `… certain to` | 2 |
 | modality | `suggest(s/ed) that`, `indicate(s/d) that` | `prove(s/d) that` | 2 |
@@ -35,7 +35,7 @@ the raised form (``licenses``, ``licenses_raised``).
 | scope | `in some/many/most cases` | `in all cases` | 2 |
 | scope | `in/among/for` + a study population (`children`, `women`, `mice`, `patients with X`, …) | deleted | 2 (animals: 3) |
 | scope | `in/across/throughout` + a named jurisdiction (`the United States`, `the UK`, `California`, …), not in a list, not right after a verb or a number (an event's place or a count's, not a scope) | deleted | 2 |
-| temporal | `as of [the] [month] [day,] year [census/survey/estimates/figures/data]`, in a sentence without `was/were/had/did` or `today/currently/now` | `currently` | 2 |
+| temporal | `as of [month] [day,] year`, `as of the year census/survey/estimates/figures/data`, in a sentence without `was/were/had/did` or `today/currently/now` | `currently` | 2 |
 | temporal | `is/are expected/projected/predicted/forecast/scheduled/set/planned/slated/poised/anticipated/on track to` | `will` | 2 |
 | temporal | `was/were the` + superlative or office (`largest`, `capital`, `president`, …), in a sentence with no date or time phrase | `is/are the …` | 2 |
 | temporal | `had a population of`, `had N employees/members/residents/…` | `has …` | 2 |
@@ -348,7 +348,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "modality",
         "possibility-to-certainty",
-        re.compile(r"\b(?:may|might|could)\b(?! not\b| have\b| never\b)"),
+        re.compile(
+            r"\b(?:may|might)\b(?! not\b| have\b| never\b)|\bcould\b(?! not\b| have\b| never\b| be \w+ed\b)"
+        ),
         _const("will"),
         _sev(2),
         "a possibility, not a certainty",
@@ -483,8 +485,8 @@ RULES: tuple[Rule, ...] = (
         "temporal",
         "as-of-to-current",
         re.compile(
-            rf"\b[Aa]s of (?:the )?(?:(?:early |mid-|late |the end of )?(?:{_MONTHS}) )?(?:\d{{1,2}},? )?(?:19|20)\d\d\b"
-            r"(?: (?:census|survey|estimates?|figures|data))?"
+            rf"\b[Aa]s of (?:(?:early |mid-|late |the end of )?(?:{_MONTHS}) )?(?:\d{{1,2}},? )?(?:19|20)\d\d\b"
+            r"|\b[Aa]s of the (?:19|20)\d\d (?:census|survey|estimates?|figures|data)\b"
         ),
         _const("currently"),
         _sev(2),
