@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from datasets import load_dataset
-from forcebench_fixtures import require_attributionbench
+from forcebench_fixtures import REPO, require_attributionbench
 
 from eviscope.builders.forcebench_drafting import build_forcebench
 from eviscope.errors import EviScopeError
@@ -169,3 +169,13 @@ def test_the_annotation_workflow_keeps_claim_rows_and_their_claim_source(
     assert removed == {}
     assert {r["id"]: r["claim_source"] for r in kept} == {r["id"]: r["claim_source"] for r in rows}
     assert {r["annotation_status"] for r in kept} == {"annotated"}
+
+
+def test_the_card_states_the_built_claim_sources(built: tuple[Path, dict]) -> None:
+    _, report = built
+    text = " ".join((REPO / "dataset" / "README.md").read_text(encoding="utf-8").split())
+    for axis, counts in report["claim_source"].items():
+        row = f"| {axis} | {sum(counts.values())} | {counts['attribution_claim']} | {counts['evidence_sentence']} |"
+        assert row in text, row
+    claims = sum(c["attribution_claim"] for c in report["claim_source"].values())
+    assert f"| all | {report['rows']} | {claims} ({100 * claims / report['rows']:.1f}%) |" in text
