@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 _REPO_ROUTE = re.compile(
-    r"^/api/(datasets|spaces|models)/([^/]+/[^/]+?)(?:/(tree|preupload|commit)/[^/]+.*)?$"
+    r"^/api/(datasets|spaces|models)/([^/]+/[^/]+?)(?:/(tree|preupload|commit|revision)/[^/]+.*)?$"
 )
 _LFS_BATCH = re.compile(r"^/(?:(datasets|spaces)/)?([^/]+/[^/]+)\.git/info/lfs/objects/batch$")
 
@@ -74,6 +74,10 @@ class FakeHub:
         self._server.shutdown()
         self._server.server_close()
 
+    def head(self, repo: str) -> str:
+        """The commit id of ``repo``'s main branch: one per commit to it (``0…0`` before any)."""
+        return f"{sum(c.repo == repo and not c.create_pr for c in self.commits):040x}"
+
     def files(self, repo: str) -> dict[str, bytes]:
         return {path: stored.data for path, stored in self.repos[repo].items()}
 
@@ -121,8 +125,8 @@ class _Handler(BaseHTTPRequestHandler):
         repo, action, _ = self._route()
         if repo not in self.fake.repos:
             self._send(404, {"error": "Repository not found"}, {"X-Error-Code": "RepoNotFound"})
-        elif action is None:
-            self._send(200, {"id": repo.split("/", 1)[1], "sha": "0" * 40, "private": False})
+        elif action in (None, "revision"):
+            self._send(200, {"id": repo.split("/", 1)[1], "sha": self.fake.head(repo), "private": False})
         elif action == "tree":
             self._send(200, [_tree_entry(path, stored) for path, stored in self.fake.repos[repo].items()])
         else:
@@ -137,11 +141,14 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, {"errors": [], "warnings": []})
         elif action == "preupload":
             files = json.loads(body)["files"]
+            stored = self.fake.repos.get(repo, {})
             modes = [
                 {
                     "path": f["path"],
                     "uploadMode": "lfs" if f["path"].endswith(".parquet") else "regular",
                     "shouldIgnore": False,
+                    # as the hub: the object id of the file it holds (SHA-256 for LFS, else git blob id)
+                    "oid": _oid(stored[f["path"]]) if f["path"] in stored else None,
                 }
                 for f in files
             ]
@@ -193,14 +200,19 @@ class _Handler(BaseHTTPRequestHandler):
         if not create_pr:
             self.fake.repos[repo].update(files)
         number = len(self.fake.commits)
+        oid = self.fake.head(repo) if not create_pr else f"{number:040x}"
         self._send(
             200,
             {
-                "commitUrl": f"{self.fake.url}/{repo}/commit/{number:040x}",
-                "commitOid": f"{number:040x}",
+                "commitUrl": f"{self.fake.url}/{repo}/commit/{oid}",
+                "commitOid": oid,
                 "pullRequestUrl": f"{self.fake.url}/{repo}/discussions/{number}" if create_pr else None,
             },
         )
+
+
+def _oid(stored: StoredFile) -> str:
+    return hashlib.sha256(stored.data).hexdigest() if stored.lfs else git_blob_id(stored.data)
 
 
 def _tree_entry(path: str, stored: StoredFile) -> dict[str, Any]:

@@ -210,11 +210,12 @@ def _push(release: Release, validation: Validation, endpoint: str | None, create
     for result in push(api, release, validation.files, create_pr=create_pr):
         state = "created" if result.created else "exists"
         link = result.pr_url or result.commit_url
-        changes = (
-            f"{len(result.uploaded)} uploaded ({', '.join(result.uploaded)}), {len(result.unchanged)} unchanged"
-            if result.uploaded
-            else f"nothing changed ({len(result.unchanged)} files), no commit"
-        )
+        if result.pr_url:
+            changes = f"pull request with the changed files of {result.files}"
+        elif result.commit_url:
+            changes = f"committed the changed files of {result.files}"
+        else:
+            changes = f"nothing changed ({result.files} files), no commit"
         print(f"{result.repo.label} ({state}): {changes}" + (f" · {link}" if link else ""))
     browser, results = release.repo("browser"), release.repo("results")
     print(

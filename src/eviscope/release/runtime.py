@@ -130,7 +130,7 @@ def build_wheel(root: Path, out_dir: Path) -> Path:
 
 
 def wheel_metadata(wheel: Path) -> tuple[str, list[str]]:
-    """The wheel's ``Requires-Python`` and its ``Requires-Dist`` lines."""
+    """The wheel's ``Requires-Python`` and its ``Requires-Dist`` lines (the cache key holds them)."""
     with zipfile.ZipFile(wheel) as archive:
         name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
         text = archive.read(name).decode("utf-8")
@@ -210,14 +210,13 @@ def check_runtime(release: Release, runtime: Runtime) -> RuntimeReport:
     """Start every staged Space of ``release`` as the Hub would and call it; load every metric
     through evaluate's hub path."""
     report = RuntimeReport()
-    requires_python, dependencies = wheel_metadata(runtime.wheel)
     inputs = _metric_inputs(release, runtime.work_dir)
     with _staged_hub(release) as endpoint:
         for repo in release.repos:
             if repo.repo_type != "space":
                 continue
             try:
-                lines = _check_space(repo, release, runtime, requires_python, dependencies, inputs, endpoint)
+                lines = _check_space(repo, release, runtime, inputs, endpoint)
             except _SpaceProblem as problem:
                 report.problems.append(f"{repo.label}/{problem}")
             else:
@@ -233,73 +232,92 @@ def _check_space(
     repo: StagedRepo,
     release: Release,
     runtime: Runtime,
-    requires_python: str,
-    dependencies: list[str],
     inputs: dict[str, Path],
     endpoint: str,
 ) -> list[str]:
     card = SpaceCard.load(repo.folder / "README.md")
-    _check_no_shadowing(repo)
     declared = str(card.data.get("python_version") or "")
     python_version = declared or HUB_DEFAULT_PYTHON
     python = find_python(python_version)
     if python is None:
         raise _SpaceProblem(
-            f"README.md: python_version {python_version} is not installed on this machine, so the Space "
-            "cannot be started as the Hub would (install it, e.g. with pyenv or uv)"
+            f"README.md: python_version {python_version}"
+            + ("" if declared else " (the Hub's default: the card declares none)")
+            + " is not installed on this machine, so the Space cannot be started as the Hub would "
+            "(install it, e.g. with pyenv or uv)"
         )
     version = _python_version(python)
-    if requires_python and Version(version) not in SpecifierSet(requires_python):
-        hint = "declares none, so the Hub uses 3.10" if not declared else f"declares {declared}"
-        raise _SpaceProblem(
-            f"README.md: the Space would run Python {version} ({hint}), but eviscope requires "
-            f"Python {requires_python}; set python_version"
-        )
     lines, keyed = space_requirements(repo, card, runtime.wheel)
-    venv = _environment(python, version, lines, keyed, dependencies, runtime)
-    runtime.log(f"starting {repo.label} (Python {version}) as the Hub would")
-    app = runtime.work_dir / repo.repo_id.replace("/", "--") / HUB_CHECKOUT
-    shutil.rmtree(app.parent, ignore_errors=True)
+    requires_python = wheel_metadata(runtime.wheel)[0]
+    try:
+        if requires_python and Version(version) not in SpecifierSet(requires_python):
+            # pip refuses the same way, but only after resolving everything else (minutes)
+            raise _SpaceProblem(
+                "requirements.txt: pip would refuse it: Package 'eviscope' requires a different Python: "
+                f"{version} not in {requires_python!r}"
+            )
+        venv = _environment(python, version, lines, keyed, runtime)
+        runtime.log(f"starting {repo.label} (Python {version}) as the Hub would")
+        return _start_and_call(repo, release, runtime, inputs, endpoint, venv, version)
+    except _SpaceProblem as problem:
+        hints = (
+            []
+            if declared
+            else [f"README.md declares no python_version, so the Hub runs Python {HUB_DEFAULT_PYTHON}"]
+        )
+        hints += _shadowing(repo)
+        raise _SpaceProblem(f"{problem}" + "".join(f" ({hint})" for hint in hints)) from None
+
+
+def _start_and_call(
+    repo: StagedRepo,
+    release: Release,
+    runtime: Runtime,
+    inputs: dict[str, Path],
+    endpoint: str,
+    venv: Path,
+    version: str,
+) -> list[str]:
+    home = runtime.work_dir / repo.repo_id.replace("/", "--")
+    app = home / HUB_CHECKOUT
+    shutil.rmtree(home, ignore_errors=True)
     shutil.copytree(repo.folder, app)
     port = _free_port()
-    env = _space_env(venv, repo, port, runtime.work_dir / repo.repo_id.replace("/", "--"))
+    env = _space_env(venv, repo, port, home)
     if repo.kind == "browser":
         env["EVISCOPE_SPACE_DATASET"] = str(release.repo("benchmark").folder.resolve())
         env["EVISCOPE_SPACE_RESULTS_REPO"] = ""
-        env["EVISCOPE_SPACE_RESULTS"] = str(app.parent / "results")
+        env["EVISCOPE_SPACE_RESULTS"] = str(home / "results")
     passed = []
-    with _running(venv, app, env, port, repo) as url:
+    with _running(venv, app, env, port) as url:
         passed.append(f"{repo.label}: Python {version}, GET / 200")
         if repo.kind == "metric":
             result = _probe(venv, env, ["compute", url, str(inputs[repo.repo_id])], repo, "/compute")
-            _same(result, _expected(repo, inputs[repo.repo_id]), repo, "/compute")
+            _same(result, _expected(repo, inputs[repo.repo_id]), "/compute")
             passed.append(f"{repo.label}: /compute through gradio_client equals the staged module")
         else:
             passed.append(_check_browser(venv, env, url, repo, release, runtime))
     if repo.kind == "metric":
         hub_env = {**env, "HF_ENDPOINT": endpoint}
         hub_env.pop("HF_HUB_OFFLINE", None)
-        result = _probe(
-            venv, hub_env, ["hub-load", repo.repo_id, str(inputs[repo.repo_id])], repo, "hub load"
-        )
-        _same(result, _expected(repo, inputs[repo.repo_id]), repo, f'evaluate.load("{repo.repo_id}")')
-        passed.append(f'{repo.label}: evaluate.load("{repo.repo_id}") through the hub path computes the same')
+        load = f'evaluate.load("{repo.repo_id}")'
+        result = _probe(venv, hub_env, ["hub-load", repo.repo_id, str(inputs[repo.repo_id])], repo, load)
+        _same(result, _expected(repo, inputs[repo.repo_id]), load)
+        passed.append(f"{repo.label}: {load} through evaluate's hub path computes the same")
     return passed
 
 
-def _check_no_shadowing(repo: StagedRepo) -> None:
-    for path in sorted(repo.folder.iterdir()):
-        name = path.stem if path.suffix == ".py" else path.name if path.is_dir() else None
-        if name in _OWN_MODULES:
-            raise _SpaceProblem(
-                f"{path.name}: shadows the {name} package on the Space (its folder comes first on "
-                "sys.path); rename it"
-            )
+def _shadowing(repo: StagedRepo) -> list[str]:
+    """Files of the Space that shadow a package it imports (its folder comes first on ``sys.path``)."""
+    return [
+        f"{path.name} shadows the {path.stem} package; rename it"
+        for path in sorted(repo.folder.iterdir())
+        if (path.stem if path.suffix == ".py" else path.name) in _OWN_MODULES
+    ]
 
 
-def _environment(
-    python: Path, version: str, lines: list[str], keyed: list[str], dependencies: list[str], runtime: Runtime
-) -> Path:
+def _environment(python: Path, version: str, lines: list[str], keyed: list[str], runtime: Runtime) -> Path:
+    dependencies = wheel_metadata(runtime.wheel)[1]
     key = hashlib.sha256(json.dumps([version, keyed, sorted(dependencies)]).encode()).hexdigest()[:16]
     venv = runtime.cache_dir / f"py{version}-{key}"
     pip = [str(venv / "bin" / "python"), "-m", "pip", "--disable-pip-version-check"]
@@ -361,7 +379,7 @@ def _free_port() -> int:
 
 
 @contextmanager
-def _running(venv: Path, app: Path, env: dict[str, str], port: int, repo: StagedRepo) -> Iterator[str]:
+def _running(venv: Path, app: Path, env: dict[str, str], port: int) -> Iterator[str]:
     """``python app.py`` in the checkout folder; yields its URL once ``GET /`` answers 200."""
     log = app.parent / "space.log"
     with log.open("wb") as out:
@@ -486,7 +504,7 @@ def _expected(repo: StagedRepo, inputs: Path) -> Any:
     return json.loads(json.dumps(result))
 
 
-def _same(got: Any, expected: Any, repo: StagedRepo, what: str) -> None:
+def _same(got: Any, expected: Any, what: str) -> None:
     if got != expected:
         differing = sorted(k for k in expected if got.get(k) != expected[k]) if isinstance(got, dict) else []
         raise _SpaceProblem(
