@@ -63,7 +63,9 @@ def test_card_front_matter_and_space_files():
     for line in ("sdk: gradio", "app_file: app.py", "- evaluate", "- metric"):
         assert line in front
     assert "import gradio" not in (MODULE_DIR / "eviscope_metric.py").read_text()
-    assert "launch_gradio_widget" in (MODULE_DIR / "app.py").read_text()
+    app = (MODULE_DIR / "app.py").read_text()
+    assert "build_widget" in app and "launch_gradio_widget" not in app  # evaluate 0.4.6's calls gr.inputs
+    assert 'with_name("eviscope_metric.py")' in app  # found beside app.py, whatever the folder's name
 
 
 def test_doctested_example(monkeypatch):
