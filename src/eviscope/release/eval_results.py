@@ -29,7 +29,7 @@ from huggingface_hub import EvalResultEntry, eval_result_entries_to_yaml, parse_
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from eviscope import __version__
-from eviscope.errors import EviScopeError
+from eviscope.errors import EviScopeError, os_error
 from eviscope.rows import SPLIT
 
 EVAL_RESULTS_DOC = "https://huggingface.co/docs/hub/eval-results"
@@ -162,6 +162,46 @@ def run_results(run_dir: Path, benchmark: str, dataset_dir: Path) -> list[Export
         text = yaml.safe_dump(eval_result_entries_to_yaml([entry]), sort_keys=False, allow_unicode=True)
         files.append(ExportedFile(f"{RESULTS_FOLDER}/eviscope_{task.id}{suffix}.yaml", text, (entry,)))
     return files
+
+
+def write_results(files: Iterable[ExportedFile], out_dir: Path) -> list[Path]:
+    """Write ``files`` under ``out_dir`` (``out_dir/.eval_results/…``); returns their paths."""
+    written = []
+    for exported in files:
+        path = out_dir / exported.path_in_repo
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(exported.text, encoding="utf-8")
+        except OSError as err:
+            raise os_error(path, err) from None
+        written.append(path)
+    return written
+
+
+def push_results(
+    files: Iterable[ExportedFile], model_repo: str, *, create_pr: bool, endpoint: str | None
+) -> str:
+    """Commit ``files`` to the model repo ``model_repo`` (a pull request with ``create_pr``), with
+    huggingface_hub's login token; returns the commit's or pull request's URL."""
+    from huggingface_hub import CommitOperationAdd, HfApi, get_token
+    from huggingface_hub.errors import HfHubHTTPError
+
+    if get_token() is None:
+        raise EviScopeError("not logged in to the hub: run `hf auth login` or set HF_TOKEN")
+    operations = [CommitOperationAdd(f.path_in_repo, f.text.encode("utf-8")) for f in files]
+    try:
+        info = HfApi(endpoint=endpoint).create_commit(
+            model_repo,
+            operations,
+            repo_type="model",
+            commit_message="Add EviScope evaluation results",
+            commit_description=f"Written by `eviscope results export` ({EVAL_RESULTS_DOC}).",
+            create_pr=create_pr,
+        )
+    except (HfHubHTTPError, OSError, ValueError) as err:
+        message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise EviScopeError(f"{model_repo}: push failed: {message}") from None
+    return info.pr_url or info.commit_url
 
 
 def read_results(text: str) -> list[EvalResultEntry]:
