@@ -1,6 +1,7 @@
 """A stand-in for the hub on 127.0.0.1, for push tests: the HTTP routes ``HfApi`` uses to check,
-create and list repositories and to commit files (preupload, LFS batch with basic transfer, commit,
-README validation), with the repositories kept in memory.
+create and list repositories, to commit files (preupload, which names the object id of each file it
+holds, LFS batch with basic transfer, commit, README validation) and to download them (``resolve``),
+with the repositories kept in memory.
 
 Files the client sends as LFS are listed the way the hub lists them: the git blob id of the pointer
 file, and ``lfs.oid`` the SHA-256 of the content.
@@ -16,11 +17,12 @@ import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 _REPO_ROUTE = re.compile(
     r"^/api/(datasets|spaces|models)/([^/]+/[^/]+?)(?:/(tree|preupload|commit|revision)/[^/]+.*)?$"
 )
+_RESOLVE = re.compile(r"^/(?:(datasets|spaces)/)?([^/]+/[^/]+)/resolve/[^/]+/(.+)$")
 _LFS_BATCH = re.compile(r"^/(?:(datasets|spaces)/)?([^/]+/[^/]+)\.git/info/lfs/objects/batch$")
 
 
@@ -121,7 +123,33 @@ class _Handler(BaseHTTPRequestHandler):
             return f"{match[1]}/{match[2]}", match[3], path
         return "", None, path
 
+    def _resolve(self, body: bool) -> bool:
+        """A file download (``/<type>s/<repo>/resolve/<revision>/<path>``), as the hub answers it."""
+        match = _RESOLVE.match(urlsplit(self.path).path)
+        if not match:
+            return False
+        self.fake.requests.append(f"{self.command} {urlsplit(self.path).path}")
+        repo = f"{match[1] or 'models'}/{match[2]}"
+        stored = self.fake.repos.get(repo, {}).get(unquote(match[3]))
+        if stored is None:
+            self._send(404, {"error": "Entry not found"}, {"X-Error-Code": "EntryNotFound"})
+            return True
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(stored.data)))
+        self.send_header("ETag", f'"{_oid(stored)}"')
+        self.send_header("X-Repo-Commit", self.fake.head(repo))
+        self.end_headers()
+        if body:
+            self.wfile.write(stored.data)
+        return True
+
+    def do_HEAD(self) -> None:
+        if not self._resolve(body=False):
+            self._send(404)
+
     def do_GET(self) -> None:
+        if self._resolve(body=True):
+            return
         repo, action, _ = self._route()
         if repo not in self.fake.repos:
             self._send(404, {"error": "Repository not found"}, {"X-Error-Code": "RepoNotFound"})
@@ -180,8 +208,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _create(self, request: dict) -> None:
         repo = f"{request.get('type', 'model')}s/{request['organization']}/{request['name']}"
-        if repo in self.fake.repos:
-            self._send(409, {"error": "You already created this repo"})
+        if repo in self.fake.repos:  # as the hub: the existing repo's URL comes with the conflict
+            self._send(409, {"error": "You already created this repo", "url": f"{self.fake.url}/{repo}"})
             return
         self.fake.repos[repo] = {}
         self.fake.created.append(repo)
