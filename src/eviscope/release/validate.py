@@ -8,14 +8,18 @@ them (``datasets/ORG/eviscope/README.md: …``). The checks:
   line never repeats the secret); no ConfQuestions content (its page ids, URLs and titles, when a
   copy is configured; no path or config naming it in any case);
 - the dataset: the card parses as a ``DatasetCard`` with a licence, a citation and the provenance of
-  every config (its source among ``source_datasets``, its name in the text); it declares exactly the
-  releasable configs, each with its Parquet file; ``load_dataset`` reads every config with the split
-  sizes the card declares; ``eval.yaml`` names tasks on declared configs and splits;
+  every config (its source among ``source_datasets``, its licence and source in the header's
+  ``provenance``, its name in the text); it declares exactly the releasable configs, each with its
+  Parquet file; ``load_dataset`` reads every config with the split sizes the card declares;
+  ``eval.yaml`` follows the schema of the Hub's documentation
+  (:mod:`eviscope.release.eval_results`) and names tasks on declared configs and splits;
 - each metric Space: the card parses as a ``SpaceCard`` with a licence and a citation, and
   ``evaluate.load`` loads the staged folder;
 - the browser Space: the card parses, ``app.py`` and the app it starts are there;
 - the results repo: the card parses;
 - every ``requirements.txt``: valid requirements, the package as ``eviscope @ URL``.
+
+Starting the Spaces as the Hub would is :mod:`eviscope.release.runtime`'s check, run after these.
 """
 
 from __future__ import annotations
