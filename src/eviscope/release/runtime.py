@@ -158,7 +158,8 @@ def find_python(version: str) -> Path | None:
         if done.returncode == 0 and done.stdout.strip():
             candidates.append(Path(done.stdout.strip()))
     for candidate in candidates:
-        if _python_version(candidate).startswith(version + ".") or _python_version(candidate) == version:
+        found = _python_version(candidate)
+        if found == version or found.startswith(version + "."):
             return candidate
     return None
 
