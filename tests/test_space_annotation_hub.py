@@ -31,7 +31,7 @@ def hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHub]:
     fake.stop()
 
 
-def _store(hub: FakeHub, disk: Path, tmp_path: Path) -> AnnotationStore:
+def _store(hub: FakeHub, disk: Path) -> AnnotationStore:
     api = HfApi(endpoint=hub.url, token=FAKE_TOKEN)
     return AnnotationStore(disk / "results" / "annotations", results_repo=RESULTS, api=api)
 
@@ -41,7 +41,7 @@ def test_sheets_are_committed_as_written_and_survive_a_restart_that_loses_the_di
 ) -> None:
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hf-cache"))
     fb_rows, ev_rows = sample_rows(), hand_rows()
-    first = _store(hub, tmp_path / "disk-1", tmp_path)
+    first = _store(hub, tmp_path / "disk-1")
     first.save("forcebench", "ann-a", fb_rows[0], {"decision": "accept_force_gap", "notes": "clear"}, fb_rows)
     first.save(
         "forcebench",
@@ -65,14 +65,14 @@ def test_sheets_are_committed_as_written_and_survive_a_restart_that_loses_the_di
     assert stored["annotations/forcebench/ann-a.csv"] == (local / "forcebench" / "ann-a.csv").read_bytes()
     assert all(not commit.create_pr for commit in hub.commits)
 
-    restarted = _store(hub, tmp_path / "disk-2", tmp_path)  # a new, empty disk
+    restarted = _store(hub, tmp_path / "disk-2")  # a new, empty disk
 
     assert restarted.annotators("forcebench") == ["ann-a"] and restarted.annotators("eviscope") == ["ann-b"]
     assert restarted.sheet("forcebench", "ann-a", fb_rows) == first.sheet("forcebench", "ann-a", fb_rows)
     assert list(restarted.sheet("forcebench", "ann-a", fb_rows)) == [fb_rows[0]["id"], fb_rows[1]["id"]]
     restarted.save("forcebench", "ann-a", fb_rows[2], {"decision": "accept_force_gap"}, fb_rows)
     restarted.mirror.stop()
-    again = _store(hub, tmp_path / "disk-3", tmp_path)
+    again = _store(hub, tmp_path / "disk-3")
     assert list(again.sheet("forcebench", "ann-a", fb_rows)) == [r["id"] for r in fb_rows[:3]]  # nothing lost
     again.mirror.stop()
 
@@ -81,7 +81,7 @@ def test_a_results_repo_that_cannot_be_read_at_start_refuses_saves_instead_of_ov
     hub: FakeHub, tmp_path: Path
 ) -> None:
     hub.repos.pop(REPO)  # not found: the sheets it may hold cannot be restored
-    store = _store(hub, tmp_path / "disk", tmp_path)
+    store = _store(hub, tmp_path / "disk")
     rows = sample_rows()
 
     with pytest.raises(
