@@ -22,7 +22,13 @@ _NUMBER = re.compile(
     r"(?P<value>\d{1,3}(?:,\d{3})+|\d+)(?P<decimals>\.\d+)?"
     r"(?P<scale> (?:hundred|thousand|million|billion|trillion|percent))?"
 )
-_NAME_WORD = re.compile(r"[A-Z][A-Za-z'’\-.]*")
+
+
+def _name_word(word: str) -> bool:
+    """A capitalised word of letters (any script), apostrophes, hyphens and periods: ``Gallé``, ``O’Neill``."""
+    return word[:1].isupper() and all(c.isalpha() or c in "'’-." for c in word)
+
+
 NAME_CONNECTORS = frozenset({"of", "de", "da", "del", "der", "van", "von", "la", "le", "du", "and", "the"})
 """Lower-case words allowed inside a name (``House of Commons``, ``Ludwig van Beethoven``)."""
 
@@ -37,9 +43,9 @@ def answer_form(text: str) -> str:
     words = text.split()
     if (
         1 <= len(words) <= 4
-        and _NAME_WORD.fullmatch(words[0])
-        and _NAME_WORD.fullmatch(words[-1])
-        and all(_NAME_WORD.fullmatch(w) or w in NAME_CONNECTORS for w in words)
+        and _name_word(words[0])
+        and _name_word(words[-1])
+        and all(_name_word(w) or w in NAME_CONNECTORS for w in words)
     ):
         return "name"
     return "other"
