@@ -16,12 +16,25 @@ from eviscope.commands import (
     forcebench,
     release,
     results,
+    review,
     run,
     score,
 )
 from eviscope.errors import EviScopeError, plain
 
-COMMANDS = (build, score, compare, baseline, forcebench, run, confquestions, attribute, release, results)
+COMMANDS = (
+    build,
+    score,
+    compare,
+    baseline,
+    forcebench,
+    run,
+    confquestions,
+    attribute,
+    release,
+    results,
+    review,
+)
 """Subcommand modules; each has ``register(subparsers)`` that sets ``func`` on its parser."""
 
 

@@ -147,6 +147,14 @@ def _print_summary(report: dict, report_path: Path, seconds: float) -> None:
             f"seed {eviscope['seed']} · {eviscope['eligible_questions']} of {eviscope['questions_scanned']} "
             f"questions eligible\nsource {eviscope['source']['origin']}\n{eviscope['source']['checksum']}"
         )
+        typer = eviscope["answer_typer"]
+        measured = typer["hand_labelled"]
+        if measured["accuracy"] is not None:
+            console.print(
+                f"answer typer {typer['model']} ({typer['licence']}): {measured['accuracy']:.1%} on "
+                f"{measured['found_in_source']} hand-labelled answers, {measured['entity_accuracy']:.1%} on "
+                f"the {measured['entity_answers']} named or numeric ones"
+            )
     if "forcebench" in report:
         console.print(_forcebench_table(report["forcebench"]))
     console.print(f"report {report_path} · {seconds:.1f} s")
@@ -168,6 +176,9 @@ def _eviscope_table(report: dict) -> Table:
     for number, lint in enumerate(LINTS, 1):
         cells = [f"{c['lint_pass'][lint]}/{c['quartets']}" for c in configs.values()]
         table.add_row(f"{number}. {lint}", *cells)
+    table.add_row(
+        "   2's same_type check", *(f"{c['same_type_pass']}/{c['quartets']}" for c in configs.values())
+    )
     return table
 
 
