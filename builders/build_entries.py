@@ -50,11 +50,23 @@ class EviScopeBuilder:
         for number, lint in enumerate(LINTS, 1):
             cells = [f"{c['lint_pass'][lint]}/{c['quartets']}" for c in configs.values()]
             table.add_row(f"{number}. {lint}", *cells)
-        source = (
-            f"seed {report['seed']} · {report['eligible_questions']} of {report['questions_scanned']} "
-            f"questions eligible\nsource {report['source']['origin']}\n{report['source']['checksum']}"
+        table.add_row(
+            "   2's same_type check", *(f"{c['same_type_pass']}/{c['quartets']}" for c in configs.values())
         )
-        return [table, source]
+        lines = [
+            table,
+            f"seed {report['seed']} · {report['eligible_questions']} of {report['questions_scanned']} "
+            f"questions eligible\nsource {report['source']['origin']}\n{report['source']['checksum']}",
+        ]
+        typer = report["answer_typer"]
+        measured = typer["hand_labelled"]
+        if measured["accuracy"] is not None:
+            lines.append(
+                f"answer typer {typer['model']} ({typer['licence']}): {measured['accuracy']:.1%} on "
+                f"{measured['found_in_source']} hand-labelled answers, {measured['entity_accuracy']:.1%} on "
+                f"the {measured['entity_answers']} named or numeric ones"
+            )
+        return lines
 
 
 class ForceBenchBuilder:

@@ -27,6 +27,7 @@ from typing import NamedTuple
 from bm25s.stopwords import STOPWORDS_EN
 
 from eviscope.builders.answer_forms import FORMS, answer_form
+from eviscope.builders.surface_types import same_type
 from eviscope.normalize import contains, tokens
 from eviscope.sentences import sentence_spans
 
@@ -127,8 +128,10 @@ def lint_grammatical_substitution(case: ConflictCase) -> LintResult:
     """1. The edit replaces the answer with a phrase of the same form and leaves the rest intact.
 
     The conflict passage must equal the support passage with exactly one phrase replaced by
-    ``conflict_answer``, and the replaced phrase and ``conflict_answer`` must have the same form
-    (year, number or name; see :mod:`eviscope.builders.answer_forms`).
+    ``conflict_answer``, the replaced phrase and ``conflict_answer`` must have the same form
+    (year, number or name; see :mod:`eviscope.builders.answer_forms`), and an acronym in
+    parentheses right after it must not still spell the replaced phrase ("The American Football
+    Conference (UMC)").
     """
     old = substituted_phrase(case.support_text, case.conflict_text, case.conflict_answer)
     if old is None:
@@ -136,14 +139,27 @@ def lint_grammatical_substitution(case: ConflictCase) -> LintResult:
     old_form, new_form = answer_form(old), answer_form(case.conflict_answer)
     if old_form not in FORMS or old_form != new_form:
         return LintResult(False, f"replaces {old!r} ({old_form}) with {case.conflict_answer!r} ({new_form})")
+    at = case.conflict_text.find(case.conflict_answer) + len(case.conflict_answer)
+    acronym = re.match(r"\s*\(([A-Z][A-Za-z&.]{1,9})\)", case.conflict_text[at:])
+    if acronym and _initials(old) == acronym[1].replace(".", "") != _initials(case.conflict_answer):
+        return LintResult(
+            False, f"the acronym ({acronym[1]}) after {case.conflict_answer!r} stands for {old!r}"
+        )
     return LintResult(True)
+
+
+def _initials(name: str) -> str:
+    """``United Methodist Church`` -> ``UMC`` (capitalised words only)."""
+    return "".join(word[0] for word in name.split() if word[:1].isupper())
 
 
 def lint_answers_question(case: ConflictCase) -> LintResult:
     """2. It directly answers the question with a same-type alternative, ``conflict_answer``.
 
-    ``conflict_answer`` is stated in the passage, has the form of a gold alias, and the sentence that
-    states it shares a content word with the question.
+    ``conflict_answer`` is stated in the passage, has the form of a gold alias, is of the same
+    semantic type as the gold answer by :func:`~eviscope.builders.surface_types.same_type` (a typing
+    signal independent of the spaCy entities that chose it), and the sentence that states it shares
+    a content word with the question.
     """
     new = case.conflict_answer
     if not new.strip():
@@ -154,6 +170,9 @@ def lint_answers_question(case: ConflictCase) -> LintResult:
         return LintResult(
             False, f"conflict_answer {new!r} is a {form}, the gold answer a {'/'.join(sorted(gold_forms))}"
         )
+    mismatch = same_type(case.question, min(case.answers, key=lambda a: (len(tokens(a)), len(a))), new)
+    if mismatch:
+        return LintResult(False, f"not a same-type alternative: {mismatch}")
     stating = [case.conflict_text[s:e] for s, e in sentence_spans(case.conflict_text)]
     stating = [sentence for sentence in stating if contains(sentence, new)]
     if not stating:

@@ -1,5 +1,9 @@
 """The dataset card's YAML header (``configs`` and ``dataset_info``), written from the built data.
 
+``eviscope-v1.1`` (:data:`eviscope.dataset.DEFAULT_CONFIG`) is declared ``default: true``, so
+``load_dataset(folder_or_repo)`` with no config name loads it and the viewer opens on it. The
+licence and ``provenance`` of each config are written by hand in the same header.
+
 The card's prose is written by people; its header is written by ``eviscope build`` from the same
 `datasets` features the rows are written with, so the declared features and split sizes cannot drift
 from the data (``load_dataset`` fails on a wrong row count).
@@ -15,6 +19,7 @@ from datasets.splits import SplitDict, SplitInfo
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
 
+from eviscope.dataset import DEFAULT_CONFIG
 from eviscope.layout import split_path
 from eviscope.rows import SPLIT
 
@@ -29,8 +34,10 @@ def update_card(card_path: Path, config: str, features: Features, num_examples: 
         card = DatasetCard.load(card_path)
     else:
         card = DatasetCard(f"---\n{DatasetCardData().to_yaml()}\n---\n{_NEW_CARD_BODY}")
-    data_files = [{"split": SPLIT, "path": split_path(Path(), config).as_posix()}]
-    MetadataConfigs({config: {"data_files": data_files}}).to_dataset_card_data(card.data)
+    entry: dict = {"data_files": [{"split": SPLIT, "path": split_path(Path(), config).as_posix()}]}
+    if config == DEFAULT_CONFIG:
+        entry["default"] = True
+    MetadataConfigs({config: entry}).to_dataset_card_data(card.data)
     splits = SplitDict()
     splits.add(SplitInfo(name=SPLIT, num_bytes=num_bytes, num_examples=num_examples))
     info = DatasetInfo(features=features, splits=splits, dataset_size=num_bytes)

@@ -3,22 +3,24 @@
 One pass over SQuAD finds every *eligible* base question; each config then draws its quartets from
 them with the same seed:
 
-1. **Eligible.** The shortest gold alias (the *core*) is a year, a number or a name
-   (:mod:`~eviscope.builders.answer_forms`); every alias contains the core; the core occurs exactly
-   once in the paragraph, on word boundaries; the paragraph holds no conflict cue; the repaired
-   conflict passage passes all six lints; and a *related* passage exists: the paragraph of the same
-   article that BM25 ranks highest for the question among those that hold no gold alias.
-2. **Selected.** The eligible questions are shuffled with ``random.Random(seed)`` and taken in that
-   order while their article has fewer than ``per_article_cap`` quartets, until ``n_quartets``.
+1. **Eligible.** The shortest gold alias (the *core*) has a semantic type that can be told
+   confidently (:mod:`~eviscope.builders.answer_types`: spaCy entities confirmed by the question)
+   and is a plain year, number or name; every alias contains the core; the core occurs exactly
+   once in the paragraph, on word boundaries; the sentence around it would still read right with
+   another answer (:func:`_context_problem`); the paragraph holds no conflict cue; a believable
+   same-type alternative exists (:func:`_alternatives`) and the repaired conflict passage passes
+   all six lints; and a *related* passage exists: the paragraph of the same article that BM25 ranks
+   highest for the question among those that hold no gold alias.
+2. **Selected.** The eligible questions are ordered by ``sha256(f"{seed}:{question id}")`` and taken
+   in that order while their article has fewer than ``per_article_cap`` quartets, until ``n_quartets``.
 3. **Variants.** *sufficient*: the support paragraph. *noisy*: the support and two paragraphs of
    other articles drawn with a per-question seed, each holding no gold alias. *insufficient*: the
    same two paragraphs and the related passage. *conflicting*: the support and the conflict passage.
 
 Documents get ``doc-<first 8 hex of sha256(text)>`` ids, so the same text has the same id wherever
 it appears and an id says nothing of a document's role; each row's documents are shuffled with a
-seed derived from the row id. A repaired conflict replaces the core with a different year within
-twenty years, a different number of the same form, or, for a name, the core of another question
-with the same question phrase ("who", "what team", ...) from another article.
+seed derived from the row id. A repaired conflict replaces the core with a believable alternative
+of the same type (:func:`_alternatives`).
 """
 
 from __future__ import annotations
@@ -31,10 +33,24 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import bm25s
+from bm25s.stopwords import STOPWORDS_EN
 
-from eviscope.builders.answer_forms import answer_form, substitute_number, substitute_year
+from eviscope.builders.answer_forms import (
+    NUMBER_WORDS,
+    answer_form,
+    number_value,
+    substitute_number,
+    substitute_year,
+)
+from eviscope.builders.answer_types import (
+    Entity,
+    answer_type,
+    article_labels,
+    paragraph_entities,
+)
 from eviscope.builders.conflict_edits import legacy_conflict, repaired_conflict
 from eviscope.builders.conflict_lints import ConflictCase, LintResult, conflict_cues_in, run_lints
+from eviscope.builders.surface_types import TITLES, same_type
 from eviscope.normalize import contains, tokens
 from eviscope.rows import EXPECTED_ACTION, VARIANTS, row_id
 from eviscope.sentences import sentence_at
@@ -56,7 +72,8 @@ class Candidate:
     question: Question
     title: str
     aliases: tuple[str, ...]
-    form: str
+    type: str
+    """The answer's semantic type (:mod:`eviscope.builders.question_types`)."""
     support_span: tuple[int, int]
     related: int
     """Paragraph index of the related (insufficient) passage."""
@@ -84,28 +101,35 @@ def doc_id(text: str) -> str:
     return "doc-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
 
 
-def question_phrase(question: str) -> str:
-    """The question phrase that types a name answer: ``who``, or ``what``/``which`` and the next word.
-
-    >>> question_phrase("Which NFL team won Super Bowl 50?"), question_phrase("In 1066, who won?")
-    ('which nfl', 'who')
-    """
-    words = tokens(question)
-    for i, word in enumerate(words):
-        if word in {"what", "which"} and i + 1 < len(words):
-            return f"{word} {words[i + 1]}"
-        if word in {"who", "whom", "whose", "where"}:
-            return word
-    return ""
-
-
 def _aliases(question: Question) -> tuple[str, ...]:
     """The distinct SQuAD answers, in source order."""
     return tuple(dict.fromkeys(text.strip() for text, _ in question.answers))
 
 
 def _occurrences(text: str, phrase: str) -> list[int]:
-    return [m.start() for m in re.finditer(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", text)]
+    """Offsets of ``phrase`` in ``text`` on word boundaries (no regex: one per question is slow)."""
+    found, start = [], text.find(phrase)
+    while start != -1:
+        end = start + len(phrase)
+        if not (start and (text[start - 1].isalnum() or text[start - 1] == "_")) and not (
+            end < len(text) and (text[end].isalnum() or text[end] == "_")
+        ):
+            found.append(start)
+        start = text.find(phrase, start + 1)
+    return found
+
+
+NAMED_TYPES = frozenset(
+    {"person", "organisation", "country", "city", "region", "place", "facility", "work", "event", "group"}
+)
+"""Answer types whose alternative is another name (the rest are years and quantities)."""
+BELIEVABLE_NAMES = frozenset({"person"})
+"""The name types whose alternatives the builder can make believable: a person introduced by the same
+role word ("quarterback") and a city of the same first-level region (state, nation). Countries, organisations, works, events,
+groups and other places were read and found too often unbelievable ("Fort Duquesne" among museums,
+"Americans" in the Third World, the United States given special status in the EU), so their
+questions are not eligible."""
+_FORM_OF_TYPE = {"year": "year", "quantity": "number", **dict.fromkeys(NAMED_TYPES, "name")}
 
 
 @dataclass(frozen=True)
@@ -117,17 +141,97 @@ class _Eligible:
     core: str
     core_start: int
     form: str
+    type: str
     support_span: tuple[int, int]
 
 
-def _cheap_checks(squad: Squad, question: Question, cued: set[int]) -> _Eligible | str:
-    """The question's core and answer span, or why it cannot be a base question."""
+_RANGE_BEFORE = re.compile(r"(?:\d\s*[–—-]|\bto|\band|\bor)\s*$")
+_RANGE_AFTER = re.compile(r"^\s*(?:[–—-]\s*\d|to \d|and \d|or \d)")
+_APPOSITIVE = re.compile(r"^,? \((?!\d)|^, (?:a|an|the) [a-z]|^, [A-Z][a-z]+ of ")
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
+
+
+_RELATIVE = re.compile(
+    r"\b(?:difference|total|totals|overall|combined|sum|altogether|respectively|average|anniversary|"
+    r"(?:\w+|\d+) (?:years?|decades?|months?|centuries) (?:before|after|later|earlier|ago|old)|"
+    r"(?:at|aged) (?:the )?(?:age|\d+))\b"
+)
+"""Words by which a sentence ties its numbers together ("13 years and 48 days ... Manning was 39,
+Newton was 26"; "published in 1543, three years before his death"), so that changing one breaks it."""
+
+
+_DATED = re.compile(
+    r"\bWorld War\b|\bcentur(?:y|ies)\b|\b(?:1\d|20)\d0s\b|\b(?:\w+|\d+) (?:years|decades)\b|\b(?:1\d{3}|20\d{2}) season\b"
+)
+"""A year's sentence that also dates it otherwise ("... in 1914, as acknowledgement of Britain's
+support of France in World War I"; "in six years, from ... 1754 to ... 1760"; "the 2015 season",
+whose game the passage dates), so that another year could contradict it."""
+_KINDS = re.compile(
+    r"\s+(?:\w+\s+)?(?:kinds|types|classes|categories|forms|groups|parts|branches|ways|methods|stages|"
+    r"phases|levels|points|principles|steps|sorts|varieties|components|elements)\b"
+)
+"""A small count of kinds ("two kinds of X.25 networks"), which the passage then goes on to name."""
+_DURATION = re.compile(r"\s+(?:\w+\s+)?(?:seasons|series|years|decades|centuries|months|weeks|days)\b")
+"""A count of time ("ran for 26 seasons ... from 1963 until 1989") that the sentence's years fix."""
+_NEAR = re.compile(
+    r"\b(?:close to|near|nearby|outside|suburbs?|(?:north|south|east|west) of)\b", re.IGNORECASE
+)
+
+
+def _context_problem(question: str, context: str, start: int, end: int, kind: str) -> str | None:
+    """Why the sentence around the answer would not read right with another answer in its place."""
+    before, after = context[:start], context[end:]
+    if "stand for" in question.lower():
+        return "the question asks what an acronym stands for"
+    if kind in NAMED_TYPES:
+        if _APPOSITIVE.search(after) or re.search(r"\(\s*$", before):
+            return "an acronym, parenthesis or appositive is next to the answer"
+        if re.search(r"[A-Z][\w’'-]*\s$", before[-30:]) and not re.search(
+            r"(?:^|[.!?]\s+)[A-Z][\w’'-]*\s$", before
+        ):
+            return "the answer is part of a longer name"
+        if re.match(r"^\s+(?!and\b|or\b|of\b)[A-Z]", after) and not re.match(r"^\s*[.!?]", after):
+            return "the answer is part of a longer name"
+        if re.match(r"^\.\s+[a-z]", after):
+            return "the answer ends in an abbreviation's period"
+    elif _RANGE_BEFORE.search(before[-12:]) or _RANGE_AFTER.search(after[:12]):
+        return "the answer is one end of a range, score or list of numbers"
+    elif re.match(r"^[.,]\d", after) or re.search(r"\d[.,]$", before):
+        return "the answer is part of a longer number"
+    elif re.match(r"^[^;()]{0,30}\(\s*(?:or |about |c\. |approximately )*[$£€]?\d", after) or re.search(
+        r"\d[^;()]{0,30}\(\s*$", before[-40:]
+    ):
+        return "the answer stands beside its value in other units"
+    elif re.search(r"\(\s*$", before):
+        return "the answer restates in parentheses a figure of its sentence"
+    elif re.match(r"^[^.;]*:", after):
+        return "the sentence lists what the number counts"
+    if kind in {"year", "quantity"}:
+        s, e = sentence_at(context, start)
+        if _RELATIVE.search(context[s:e].lower()) or (kind == "year" and _DATED.search(context[s:e])):
+            return "the sentence ties the number to another by arithmetic or a relative date"
+        spans_years = len(re.findall(r"\b1\d{3}\b|\b20\d{2}\b", context[s:e])) >= 2
+        if kind == "quantity" and spans_years and _DURATION.match(context[end:e]):
+            return "the sentence gives the years that the duration spans"
+        small = kind == "quantity" and number_value(context[start:end]) <= 20
+        if small and (re.search(r"[:,(;–—]", context[end:e]) or _KINDS.match(context[end:e])):
+            return "the sentence or the next may list what the number counts"
+    if kind == "city":
+        s, e = sentence_at(context, start)
+        if re.match(r"^, [A-Z]", after) or _NEAR.search(context[s:e]):
+            return "the city is qualified by its region or placed relative to another place"
+    return None
+
+
+def _cheap_checks(
+    squad: Squad, question: Question, cued: set[int], entities: list[Entity], known: dict[str, Counter[str]]
+) -> _Eligible | str:
+    """The question's core, its answer type and its span, or why it cannot be a base question."""
     context = squad.paragraphs[question.paragraph].context
     aliases = _aliases(question)
     core = min(aliases, key=lambda a: (len(tokens(a)), len(a)))
-    form = answer_form(core)
-    if form == "other" or not tokens(core):
-        return "answer is not a year, number or name"
+    if not tokens(core):
+        return "answer is empty after normalization"
     if not all(contains(alias, core) for alias in aliases):
         return "aliases do not share one core answer"
     starts = _occurrences(context, core)
@@ -135,33 +239,44 @@ def _cheap_checks(squad: Squad, question: Question, cued: set[int]) -> _Eligible
         return "core answer is not stated exactly once"
     if question.paragraph in cued:
         return "support passage holds a conflict cue"
+    typed = answer_type(question.question, context, starts[0], starts[0] + len(core), entities, known)
+    if typed.type == "other":
+        return f"answer type cannot be told confidently: {typed.reason}"
+    form = answer_form(core)
+    if typed.type == "date":
+        return "answer is a date other than a year"
+    if typed.type in NAMED_TYPES - BELIEVABLE_NAMES:
+        return f"no believable alternative is made for an answer of type {typed.type}"
+    if _FORM_OF_TYPE[typed.type] != form:
+        return f"an answer of type {typed.type} that is not a plain {_FORM_OF_TYPE[typed.type]}"
+    problem = _context_problem(question.question, context, starts[0], starts[0] + len(core), typed.type)
+    if problem:
+        return problem
     first = min(start for _, start in question.answers)
     last = max(start + len(text) for text, start in question.answers)
     span = (sentence_at(context, first)[0], sentence_at(context, last - 1)[1])
-    return _Eligible(question, aliases, core, starts[0], form, span)
+    return _Eligible(question, aliases, core, starts[0], form, typed.type, span)
 
 
 def find_candidates(
-    squad: Squad, seed: int, progress: Callable[[Iterable[Question]], Iterable[Question]] = iter
-) -> tuple[list[Candidate], Counter[str]]:
-    """Every eligible base question of ``squad``, in source order, and why the others were not."""
+    squad: Squad, seed: int, progress: Callable[[Iterable], Iterable] = iter
+) -> tuple[list[Candidate], Counter[str], list[list[Entity]]]:
+    """Every eligible base question of ``squad``, in source order, why the others were not, and the
+    paragraphs' named entities."""
     rejected: Counter[str] = Counter()
     eligible: list[_Eligible] = []
+    entities = paragraph_entities(squad, progress)
+    known = article_labels(squad, entities)
     cued = {i for i, p in enumerate(squad.paragraphs) if conflict_cues_in(p.context)}
     for question in progress(squad.questions):
-        checked = _cheap_checks(squad, question, cued)
+        title = squad.paragraphs[question.paragraph].title
+        checked = _cheap_checks(squad, question, cued, entities[question.paragraph], known[title])
         if isinstance(checked, str):
             rejected[checked] += 1
         else:
             eligible.append(checked)
 
-    names: dict[str, list[_Donor]] = {}
-    for item in eligible:
-        if item.form == "name":
-            title = squad.paragraphs[item.question.paragraph].title
-            donor = _Donor(item.core, title, frozenset(tokens(item.question.question)))
-            names.setdefault(question_phrase(item.question.question), []).append(donor)
-
+    names = _NamePool(squad, entities)
     retriever = _RelatedPassages(squad)
 
     candidates: list[Candidate] = []
@@ -171,70 +286,208 @@ def find_candidates(
             rejected[made] += 1
         else:
             candidates.append(made)
-    return candidates, rejected
+    return candidates, rejected, entities
 
 
-@dataclass(frozen=True)
-class _Donor:
-    """A name answer that may stand in for the answer of a question of the same phrase."""
+class _NamePool:
+    """Person names by the role word that introduces them in each article ("quarterback Cam Newton")."""
 
-    core: str
-    title: str
-    question_words: frozenset[str]
+    def __init__(self, squad: Squad, entities: list[list[Entity]]) -> None:
+        self.roles: dict[str, dict[str, set[str]]] = {}
+        for paragraph, ents in zip(squad.paragraphs, entities, strict=True):
+            for start, end, label in ents:
+                role = role_before(paragraph.context, start)
+                name = paragraph.context[start:end]
+                if (
+                    label == "PERSON"
+                    and role
+                    and answer_form(name) == "name"
+                    and not name.endswith(("'s", "’s"))
+                ):
+                    self.roles.setdefault(role, {}).setdefault(paragraph.title, set()).add(name)
+
+    def options(self, title: str, kind: str, role: str | None) -> list[str]:
+        """Believable alternatives for a person of article ``title`` that ``role`` introduces.
+
+        A person that a role word introduces ("quarterback Cam Newton") is replaced by a person the
+        same role word introduces in the same article. A person with no role word, a title ("king")
+        or a kinship word ("his successor") has none (read: "Mark Twain", "Milton Friedman" and
+        "Ögedei Khan" in unrelated roles, "the Scots king Louis XIV", were not believable).
+        """
+        if kind != "person" or not role or role in TITLES or role in _KIN_ROLES:
+            return []
+        return sorted(self.roles.get(role, {}).get(title, set()))
 
 
-def _alternative(
-    item: _Eligible, support: str, title: str, rng: random.Random, names: dict[str, list[_Donor]]
-) -> str | None:
-    """A same-form alternative to the core that the support passage does not already state.
+_KIN_ROLES = frozenset(
+    [
+        "successor",
+        "predecessor",
+        "son",
+        "daughter",
+        "father",
+        "mother",
+        "wife",
+        "husband",
+        "brother",
+        "sister",
+        "nephew",
+        "niece",
+        "uncle",
+        "aunt",
+        "cousin",
+        "grandson",
+        "granddaughter",
+        "grandfather",
+        "grandmother",
+        "friend",
+        "rival",
+        "partner",
+        "descendant",
+        "ancestor",
+        "heir",
+        "widow",
+    ]
+)
+"""Words before a name that say how a person relates to another, not what the person does."""
+_ROLE = re.compile(r"(?<![\w-])([a-z][a-z-]{2,})\s+$")
+_NOT_ROLES = frozenset(STOPWORDS_EN) | {
+    "by",
+    "with",
+    "from",
+    "including",
+    "include",
+    "includes",
+    "named",
+    "called",
+}
 
-    A name comes from another article's question of the same phrase and word count, the one whose
-    question shares the most words with this one (so "Which university ..." gets a university).
+
+def role_before(text: str, start: int) -> str | None:
+    """The lower-case word just before ``start`` that may name a role ("composer", "quarterback").
+
+    >>> role_before("minimalist composer Philip Glass", 20), role_before("drawings by Andrea Palladio", 12)
+    ('composer', None)
     """
+    match = _ROLE.search(text[max(0, start - 40) : start])
+    return match.group(1) if match and match.group(1) not in _NOT_ROLES else None
+
+
+_WORD_NUMBERS = re.compile(r"\b(?:" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
+
+
+def _numbers_in(sentence: str) -> list[float]:
+    """Every number of ``sentence``, in digits or in words ("two tumen (20,000 soldiers)": 2 and 20,000)."""
+    digits = [float(m.group().replace(",", "")) for m in _NUMBER_IN_TEXT.finditer(sentence)]
+    return digits + [float(number_value(m.group())) for m in _WORD_NUMBERS.finditer(sentence)]
+
+
+def _keeps_order(old: str, new: str, others: list[float]) -> bool:
+    """``new`` stands in the same order (less, equal, greater) as ``old`` to every other number."""
+    a, b = number_value(old), number_value(new)
+    return all((a > x) == (b > x) and (a < x) == (b < x) for x in others)
+
+
+def _alternatives(
+    item: _Eligible, context: str, title: str, rng: random.Random, names: _NamePool
+) -> list[str]:
+    """Same-type alternatives to the core, most believable first, that the support does not state.
+
+    A year stays within ten years, no later than the passage's latest year, in the same order to every
+    year of the passage; a number keeps its form, roundness and order to every other number of its
+    sentence (a part stays below its total). A name comes from :meth:`_NamePool.options`, with a
+    full name for a full name, never sharing a word with a gold alias or the question, never of
+    the other gender by the US census given-name list.
+    """
+    asked = set(tokens(item.question.question)) - _STOP
 
     def usable(option: str) -> bool:
-        return not contains(support, option) and not any(
-            contains(option, a) or contains(a, option) for a in item.aliases
+        words = set(tokens(option)) - _STOP
+        return (
+            not contains(context, option)
+            and not words & asked
+            and not any(
+                contains(option, a) or contains(a, option) or words & set(tokens(a)) for a in item.aliases
+            )
+            and not _other_gender(item.core, option)
         )
 
-    if item.form != "name":
-        make = substitute_year if item.form == "year" else substitute_number
-        options = [option for option in sorted({make(item.core, rng) for _ in range(8)}) if usable(option)]
-        return rng.choice(options) if options else None
-    phrase = question_phrase(item.question.question)
-    words = set(tokens(item.question.question))
-    tiers: dict[int, set[str]] = {}
-    for donor in names.get(phrase, []) if phrase else []:
-        if donor.title != title and len(donor.core.split()) == len(item.core.split()):
-            tiers.setdefault(len(words & donor.question_words), set()).add(donor.core)
-    for shared in sorted(tiers, reverse=True):
-        options = sorted(core for core in tiers[shared] if usable(core))
-        if options:
-            return rng.choice(options)
-    return None
+    if item.type in {"year", "quantity"}:
+        s, e = sentence_at(context, item.core_start)
+        if item.type == "year":
+            # Years keep their order to every year of the passage and stay within its time span.
+            s, e = 0, len(context)
+        rest = context[s : item.core_start] + " " + context[item.core_start + len(item.core) : e]
+        others = [x for x in _numbers_in(rest) if item.type == "quantity" or 1000 <= x <= 2100]
+        make = substitute_year if item.type == "year" else substitute_number
+        options = sorted({make(item.core, rng) for _ in range(16)})
+        options = [o for o in options if usable(o) and _keeps_order(item.core, o, others)]
+        if item.type == "year":
+            latest = max([int(item.core), *(x for x in others if x == int(x))])
+            options = [o for o in options if int(o) <= latest]
+            if re.match(r"^[^.;]{0,30}\b[Cc]ensus\b", context[item.core_start + len(item.core) :]):
+                options = [o for o in options if int(o) % 10 == int(item.core) % 10]  # censuses are decennial
+        if "%" in item.core or "percent" in item.core:
+            options = [o for o in options if number_value(o) <= 100]
+        rng.shuffle(options)
+        return options
+    words = len(item.core.split())
+    titled = _titled(item.core)
+    fitting = [
+        o
+        for o in names.options(title, item.type, role_before(context, item.core_start))
+        if usable(o)
+        and (len(o.split()) >= 2) == (words >= 2)
+        and _titled(o) == titled
+        and (" and " in o or " & " in o) == (" and " in item.core or " & " in item.core)
+    ]
+    top, rest = fitting[:6], fitting[6:]
+    rng.shuffle(top)
+    return top + rest
+
+
+def _titled(name: str) -> bool:
+    """The name starts with a title or rank ("Queen Victoria", "Pope Leo X", "Saint Paul")."""
+    return name.split()[0].lower().rstrip(".") in TITLES
+
+
+def _other_gender(old: str, new: str) -> bool:
+    """Both names start with a given name of the US census list, one mostly female, the other mostly male."""
+    from probablepeople.gender import gender_names
+
+    a, b = (gender_names.get(name.split()[0].lower()) for name in (old, new))
+    return a is not None and b is not None and abs(a - b) > 0.8
+
+
+_STOP = frozenset({"of", "and", "de", "la", "le", "von", "van", "der", "du", "st", "saint", "new", "united"})
 
 
 def _make_candidate(
-    squad: Squad, item: _Eligible, seed: int, names: dict[str, list[_Donor]], retriever: _RelatedPassages
+    squad: Squad, item: _Eligible, seed: int, names: _NamePool, retriever: _RelatedPassages
 ) -> Candidate | str:
     paragraph = squad.paragraphs[item.question.paragraph]
     rng = random.Random(f"{seed}:{item.question.id}:conflict")
-    alternative = _alternative(item, paragraph.context, paragraph.title, rng, names)
-    if alternative is None:
-        return f"no same-form alternative for a {item.form}"
-    conflict_text = repaired_conflict(paragraph.context, item.core, item.core_start, alternative)
-    case = ConflictCase(
-        item.question.question,
-        item.aliases,
-        paragraph.context,
-        paragraph.context[slice(*item.support_span)],
-        conflict_text,
-        alternative,
-    )
-    failed = [name for name, result in run_lints(case).items() if not result.ok]
-    if failed:
-        return f"repaired conflict fails lint {failed[0]}"
-
+    options = _alternatives(item, paragraph.context, paragraph.title, rng, names)
+    if not options:
+        return f"no same-type alternative for an answer of type {item.type}"
+    span_text = paragraph.context[slice(*item.support_span)]
+    made = None
+    for alternative in options[:12]:
+        if re.search(r"\b(?:a|A)n? $", paragraph.context[: item.core_start]) and (
+            paragraph.context[item.core_start - 2 : item.core_start - 1] == "n"
+        ) != (alternative[:1].lower() in "aeiou"):
+            continue
+        if item.core.startswith("The ") and not alternative.lower().startswith("the "):
+            alternative = "The " + alternative
+        conflict_text = repaired_conflict(paragraph.context, item.core, item.core_start, alternative)
+        case = ConflictCase(
+            item.question.question, item.aliases, paragraph.context, span_text, conflict_text, alternative
+        )
+        if all(result.ok for result in run_lints(case).values()):
+            made = (conflict_text, alternative)
+            break
+    if made is None:
+        return "no alternative passes the six lints"
     related = retriever.related(squad, item.question, item.aliases)
     if related is None:
         return "no same-article passage without a gold alias"
@@ -242,11 +495,11 @@ def _make_candidate(
         item.question,
         paragraph.title,
         item.aliases,
-        item.form,
+        item.type,
         item.support_span,
         related,
-        conflict_text,
-        alternative,
+        made[0],
+        made[1],
     )
 
 
@@ -274,9 +527,16 @@ class _RelatedPassages:
 
 
 def select(candidates: list[Candidate], params: QuartetParams, seed: int) -> list[Candidate]:
-    """``params.n_quartets`` candidates drawn with ``seed`` under the per-article cap, in source order."""
-    order = list(range(len(candidates)))
-    random.Random(seed).shuffle(order)
+    """``params.n_quartets`` candidates drawn with ``seed`` under the per-article cap, in source order.
+
+    Candidates are taken in the order of ``sha256(f"{seed}:{question id}")``, so the draw depends on
+    each question alone: a change in who else is eligible swaps only the questions it touches.
+    """
+
+    def rank(index: int) -> str:
+        return hashlib.sha256(f"{seed}:{candidates[index].question.id}".encode()).hexdigest()
+
+    order = sorted(range(len(candidates)), key=rank)
     per_article: Counter[str] = Counter()
     chosen: list[int] = []
     for index in order:
@@ -403,11 +663,15 @@ def lint_report(squad: Squad, quartets: list[Quartet], legacy: bool) -> list[dic
     """Per-row lint results of one config's conflict passages."""
     results: list[dict] = []
     for quartet in quartets:
-        lints: dict[str, LintResult] = run_lints(conflict_case(squad, quartet, legacy))
+        case = conflict_case(squad, quartet, legacy)
+        lints: dict[str, LintResult] = run_lints(case)
+        core = min(case.answers, key=lambda a: (len(tokens(a)), len(a)))
+        mismatch = same_type(case.question, core, case.conflict_answer)
         results.append(
             {
                 "id": row_id(quartet.quartet_id, "conflicting"),
                 "lints": {name: {"ok": r.ok, "reason": r.reason} for name, r in lints.items()},
+                "same_type": {"ok": mismatch is None, "reason": mismatch or ""},
             }
         )
     return results

@@ -40,6 +40,7 @@ def make_row(row_id: str, axis: str, calibrated: str, raised: str, **extra: obje
         "rationale": "The raised claim exceeds the evidence.",
         "source": "AttributionBench/Test:Test_1",
         "annotation_status": "drafted",
+        "claim_source": "evidence_sentence",
     }
     row.update(extra)
     return row

@@ -1,6 +1,7 @@
 """A stand-in for the hub on 127.0.0.1, for push tests: the HTTP routes ``HfApi`` uses to check,
-create and list repositories and to commit files (preupload, LFS batch with basic transfer, commit,
-README validation), with the repositories kept in memory.
+create and list repositories, to commit files (preupload, which names the object id of each file it
+holds, LFS batch with basic transfer, commit, README validation) and to download them (``resolve``),
+with the repositories kept in memory.
 
 Files the client sends as LFS are listed the way the hub lists them: the git blob id of the pointer
 file, and ``lfs.oid`` the SHA-256 of the content.
@@ -16,11 +17,12 @@ import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 _REPO_ROUTE = re.compile(
-    r"^/api/(datasets|spaces|models)/([^/]+/[^/]+?)(?:/(tree|preupload|commit)/[^/]+.*)?$"
+    r"^/api/(datasets|spaces|models)/([^/]+/[^/]+?)(?:/(tree|preupload|commit|revision)/[^/]+.*)?$"
 )
+_RESOLVE = re.compile(r"^/(?:(datasets|spaces)/)?([^/]+/[^/]+)/resolve/[^/]+/(.+)$")
 _LFS_BATCH = re.compile(r"^/(?:(datasets|spaces)/)?([^/]+/[^/]+)\.git/info/lfs/objects/batch$")
 
 
@@ -74,6 +76,10 @@ class FakeHub:
         self._server.shutdown()
         self._server.server_close()
 
+    def head(self, repo: str) -> str:
+        """The commit id of ``repo``'s main branch: one per commit to it (``0…0`` before any)."""
+        return f"{sum(c.repo == repo and not c.create_pr for c in self.commits):040x}"
+
     def files(self, repo: str) -> dict[str, bytes]:
         return {path: stored.data for path, stored in self.repos[repo].items()}
 
@@ -117,12 +123,38 @@ class _Handler(BaseHTTPRequestHandler):
             return f"{match[1]}/{match[2]}", match[3], path
         return "", None, path
 
+    def _resolve(self, body: bool) -> bool:
+        """A file download (``/<type>s/<repo>/resolve/<revision>/<path>``), as the hub answers it."""
+        match = _RESOLVE.match(urlsplit(self.path).path)
+        if not match:
+            return False
+        self.fake.requests.append(f"{self.command} {urlsplit(self.path).path}")
+        repo = f"{match[1] or 'models'}/{match[2]}"
+        stored = self.fake.repos.get(repo, {}).get(unquote(match[3]))
+        if stored is None:
+            self._send(404, {"error": "Entry not found"}, {"X-Error-Code": "EntryNotFound"})
+            return True
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(stored.data)))
+        self.send_header("ETag", f'"{_oid(stored)}"')
+        self.send_header("X-Repo-Commit", self.fake.head(repo))
+        self.end_headers()
+        if body:
+            self.wfile.write(stored.data)
+        return True
+
+    def do_HEAD(self) -> None:
+        if not self._resolve(body=False):
+            self._send(404)
+
     def do_GET(self) -> None:
+        if self._resolve(body=True):
+            return
         repo, action, _ = self._route()
         if repo not in self.fake.repos:
             self._send(404, {"error": "Repository not found"}, {"X-Error-Code": "RepoNotFound"})
-        elif action is None:
-            self._send(200, {"id": repo.split("/", 1)[1], "sha": "0" * 40, "private": False})
+        elif action in (None, "revision"):
+            self._send(200, {"id": repo.split("/", 1)[1], "sha": self.fake.head(repo), "private": False})
         elif action == "tree":
             self._send(200, [_tree_entry(path, stored) for path, stored in self.fake.repos[repo].items()])
         else:
@@ -137,11 +169,14 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, {"errors": [], "warnings": []})
         elif action == "preupload":
             files = json.loads(body)["files"]
+            stored = self.fake.repos.get(repo, {})
             modes = [
                 {
                     "path": f["path"],
                     "uploadMode": "lfs" if f["path"].endswith(".parquet") else "regular",
                     "shouldIgnore": False,
+                    # as the hub: the object id of the file it holds (SHA-256 for LFS, else git blob id)
+                    "oid": _oid(stored[f["path"]]) if f["path"] in stored else None,
                 }
                 for f in files
             ]
@@ -173,8 +208,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _create(self, request: dict) -> None:
         repo = f"{request.get('type', 'model')}s/{request['organization']}/{request['name']}"
-        if repo in self.fake.repos:
-            self._send(409, {"error": "You already created this repo"})
+        if repo in self.fake.repos:  # as the hub: the existing repo's URL comes with the conflict
+            self._send(409, {"error": "You already created this repo", "url": f"{self.fake.url}/{repo}"})
             return
         self.fake.repos[repo] = {}
         self.fake.created.append(repo)
@@ -193,14 +228,19 @@ class _Handler(BaseHTTPRequestHandler):
         if not create_pr:
             self.fake.repos[repo].update(files)
         number = len(self.fake.commits)
+        oid = self.fake.head(repo) if not create_pr else f"{number:040x}"
         self._send(
             200,
             {
-                "commitUrl": f"{self.fake.url}/{repo}/commit/{number:040x}",
-                "commitOid": f"{number:040x}",
+                "commitUrl": f"{self.fake.url}/{repo}/commit/{oid}",
+                "commitOid": oid,
                 "pullRequestUrl": f"{self.fake.url}/{repo}/discussions/{number}" if create_pr else None,
             },
         )
+
+
+def _oid(stored: StoredFile) -> str:
+    return hashlib.sha256(stored.data).hexdigest() if stored.lfs else git_blob_id(stored.data)
 
 
 def _tree_entry(path: str, stored: StoredFile) -> dict[str, Any]:

@@ -8,7 +8,7 @@ inputs were tried, how many got a clear error, how many crashed, and how many le
 - ``cli``: ``eviscope score`` (``--config forcebench`` for ForceBench), called in-process (``eviscope.cli.main``)
   with stdout and stderr captured. Clear: exit status 2 and one stderr line that names the problem.
   Partial output: anything on stdout, or a ``--out`` folder.
-- ``metric``: ``evaluate.load("metrics/eviscope" | "metrics/forcebench").compute(...)``. Clear: a
+- ``metric``: ``evaluate.load("metrics/eviscope_metric" | "metrics/forcebench").compute(...)``. Clear: a
   ``ValueError`` (the library's ``EviScopeError``) whose one-line message names the problem.
 - ``space``: the Space's ``/submit`` callback, built by ``eviscope.space.ui.build_demo`` over a local
   results folder. Clear: a ``gradio.Error`` with the one-line message. Partial output: a new
@@ -108,7 +108,7 @@ def make_context(dataset: Path, config: str, work: Path) -> Context:
     corpus = load_corpus()
     inputs = corpus.Inputs(load_rows(config, dataset), read_rows(dataset))
     metrics = {
-        "eviscope": evaluate.load(str(REPO / "metrics" / "eviscope")),
+        "eviscope": evaluate.load(str(REPO / "metrics" / "eviscope_metric")),
         "forcebench": evaluate.load(str(REPO / "metrics" / "forcebench")),
     }
     results = work / "results"

@@ -6,7 +6,7 @@ hold. ``tests/malformed_driver.py`` runs each through three entry points, and
 ``tests/test_malformed_inputs.py`` asserts what it finds:
 
 - ``cli``: ``eviscope score FILE`` (EviScope) or ``eviscope score FILE --config forcebench``;
-- ``metric``: ``evaluate.load("metrics/eviscope" | "metrics/forcebench").compute(...)``, given the
+- ``metric``: ``evaluate.load("metrics/eviscope_metric" | "metrics/forcebench").compute(...)``, given the
   file's lines parsed by Python's ``json`` (a file whose lines ``json`` cannot parse has no metric
   form unless the case gives one: ``objects``);
 - ``space``: the Space's ``/submit`` callback (``score_submission`` behind it).

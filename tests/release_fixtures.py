@@ -15,7 +15,7 @@ PACKAGE_SPEC = "git+https://example.org/eviscope.git@v0.1.0"
 LABELS = (
     "datasets/test/eviscope",
     "datasets/test/eviscope-results",
-    "spaces/test/eviscope",
+    "spaces/test/eviscope_metric",
     "spaces/test/forcebench",
     "spaces/test/eviscope-browser",
 )

@@ -45,8 +45,8 @@ def test_v11_loads_offline_with_160_rows_and_the_spec_features(configs: dict[str
 
 def test_sizes_of_every_config(configs: dict[str, Dataset]) -> None:
     assert configs["eviscope-v1"].num_rows == 160
-    assert configs["eviscope-xl"].num_rows >= 4000
-    assert len(set(configs["eviscope-xl"]["quartet_id"])) >= 1000
+    assert configs["eviscope-xl"].num_rows == 4 * 480
+    assert len(set(configs["eviscope-xl"]["quartet_id"])) == 480
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -154,8 +154,19 @@ def test_every_repaired_conflict_row_passes_all_six_lints(configs: dict[str, Dat
             assert not failed, (row["id"], failed)
 
 
+def test_the_answer_typer_meets_its_accuracy_target_on_the_hand_labels(report: dict) -> None:
+    measured = report["answer_typer"]["hand_labelled"]
+    assert measured["found_in_source"] == measured["labelled"] == 150
+    assert measured["accuracy"] >= 0.9
+    assert sum(sum(row.values()) for row in measured["confusion"].values()) == 150
+
+
 def test_report_counts_lints_per_config(configs: dict[str, Dataset], report: dict) -> None:
     assert report["configs"]["eviscope-v1.1"]["lint_pass"] == dict.fromkeys(LINTS, 40)
+    # Constraint 2's same_type check, on its own: every repaired row passes, legacy rows do not.
+    assert report["configs"]["eviscope-v1.1"]["same_type_pass"] == 40
+    assert report["configs"]["eviscope-xl"]["same_type_pass"] == report["configs"]["eviscope-xl"]["quartets"]
+    assert report["configs"]["eviscope-v1"]["same_type_pass"] < 40
     legacy_rows = [row for row in configs["eviscope-v1"] if row["variant"] == "conflicting"]
     for lint in LINTS:
         passed = sum(run_lints(_conflict_case(row))[lint].ok for row in legacy_rows)
@@ -232,10 +243,12 @@ def test_card_prose_states_the_built_composition(built_dataset: Path) -> None:
     full = json.loads((built_dataset / "build_report.json").read_text())
     body = (REPO / "dataset" / "README.md").read_text()
     text = " ".join(body.split())
-    forms = full["eviscope"]["configs"]["eviscope-v1.1"]["answer_forms"]
-    xl = full["eviscope"]["configs"]["eviscope-xl"]["answer_forms"]
-    assert f"{forms['name']}, {forms['year']} and {forms.get('number', 0)} of the 40 quartets" in text
-    assert f"{xl['name']}, {xl['year']} and {xl['number']} of the 1,000" in text
+    for config in ("eviscope-v1.1", "eviscope-xl"):
+        built = full["eviscope"]["configs"][config]
+        types = ", ".join(f"{kind} {n}" for kind, n in built["answer_types"].items())
+        assert f"`{config}`: {types} of {built['quartets']:,} quartets" in text
+    typer = full["eviscope"]["answer_typer"]["hand_labelled"]
+    assert f"{typer['accuracy']:.1%} of the {typer['labelled']} hand-labelled answers" in text
     forcebench = full["forcebench"]
     axes = ", ".join(f"{axis} {n}" for axis, n in forcebench["axis"].items())
     severity = ", ".join(f"{s}: {n}" for s, n in forcebench["severity"].items())

@@ -1,4 +1,4 @@
-"""The `evaluate` module metrics/eviscope: a thin face that reproduces the library to the last digit."""
+"""The `evaluate` module metrics/eviscope_metric: a thin face that reproduces the library to the last digit."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from eviscope.errors import EviScopeError
 from eviscope.scoring import score
 
 REPO = Path(__file__).resolve().parents[1]
-MODULE_DIR = REPO / "metrics" / "eviscope"
+MODULE_DIR = REPO / "metrics" / "eviscope_metric"
 
 
 @pytest.fixture(scope="module")
@@ -62,13 +62,15 @@ def test_card_front_matter_and_space_files():
     front = card.split("---")[1]
     for line in ("sdk: gradio", "app_file: app.py", "- evaluate", "- metric"):
         assert line in front
-    assert "import gradio" not in (MODULE_DIR / "eviscope.py").read_text()
-    assert "launch_gradio_widget" in (MODULE_DIR / "app.py").read_text()
+    assert "import gradio" not in (MODULE_DIR / "eviscope_metric.py").read_text()
+    app = (MODULE_DIR / "app.py").read_text()
+    assert "build_widget" in app and "launch_gradio_widget" not in app  # evaluate 0.4.6's calls gr.inputs
+    assert 'with_name("eviscope_metric.py")' in app  # found beside app.py, whatever the folder's name
 
 
 def test_doctested_example(monkeypatch):
     monkeypatch.chdir(REPO)
-    source = load_file(MODULE_DIR / "eviscope.py", "eviscope_metric_doc")
+    source = load_file(MODULE_DIR / "eviscope_metric.py", "eviscope_metric_doc")
     test = doctest.DocTestParser().get_doctest(source._KWARGS_DESCRIPTION, {}, "eviscope", None, 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)

@@ -17,6 +17,7 @@ from release_fixtures import LABELS, PACKAGE_SPEC, check, confquestions_copy, st
 
 from eviscope.benchmark import releasable
 from eviscope.errors import EviScopeError
+from eviscope.release.eval_results import eval_yaml_problems
 from eviscope.release.stage import Release
 
 
@@ -60,14 +61,14 @@ def test_the_staged_dataset_loads_offline_with_its_declared_split_sizes(
         rows = datasets.load_dataset(str(folder), config, split="test", cache_dir=str(tmp_path))
         assert rows.num_rows == declared[config]
     assert declared["eviscope-v1.1"] == declared["eviscope-v1"] == 160
-    assert declared["eviscope-xl"] == 4000
+    assert declared["eviscope-xl"] == 4 * 480
 
 
 def test_the_staged_metric_spaces_load_offline_and_score(release: Release, tmp_path: Path) -> None:
     rows = datasets.load_dataset(
         str(release.repo("benchmark").folder), "eviscope-v1.1", split="test", cache_dir=str(tmp_path)
     )
-    eviscope = evaluate.load(str(release.stage_dir / "spaces" / "eviscope"))
+    eviscope = evaluate.load(str(release.stage_dir / "spaces" / "eviscope_metric"))
     abstain_everywhere = [{"id": row["id"], "action": "abstain"} for row in rows]
     result = eviscope.compute(predictions=abstain_everywhere, references=list(rows))
     assert result["joint_success"] == 0.25  # the insufficient row of each quartet
@@ -102,16 +103,43 @@ def test_eval_yaml_registers_benchmark_tasks_on_released_configs(release: Releas
         "force_sensitivity",
     ]
     for task in document["tasks"]:
+        assert set(task) == {"id", "config", "split"}  # as the hub's documentation lists them
         assert task["split"] in {f["split"] for f in declared[task["config"]]["data_files"]}
-    assert "evaluation_framework" not in document  # the hub rejects frameworks it does not know
+    assert document["evaluation_framework"] == "eviscope"
+    assert eval_yaml_problems((folder / "eval.yaml").read_text(encoding="utf-8")) == []
+
+
+def test_eval_yaml_schema_refuses_what_the_documentation_does_not_list() -> None:
+    text = "name: X\ndescription: Y\ntasks:\n- {id: a, name: A, config: c, split: test}\n"
+    assert eval_yaml_problems(text) == [
+        "eval.yaml: evaluation_framework: Field required",
+        "eval.yaml: tasks.0.name: Extra inputs are not permitted",
+    ]
+    assert eval_yaml_problems("name: X\ndescription: Y\nevaluation_framework: e\ntasks: []\n") == [
+        "eval.yaml: no tasks"
+    ]
 
 
 def test_spaces_install_the_released_package(release: Release) -> None:
-    for name, extras in (("eviscope", ""), ("forcebench", ""), ("eviscope-browser", "[space]")):
+    for name in ("eviscope_metric", "forcebench", "eviscope-browser"):
         lines = (release.stage_dir / "spaces" / name / "requirements.txt").read_text().splitlines()
-        assert lines[0] == f"eviscope{extras} @ {PACKAGE_SPEC}"
+        assert lines[0] == f"eviscope[space] @ {PACKAGE_SPEC}"
         assert [line for line in lines if line.startswith("eviscope")] == [lines[0]]
         assert not any(line.startswith("#") for line in lines)
+
+
+def test_every_space_declares_its_python_and_pins_the_gradio_of_its_sdk(release: Release) -> None:
+    """The Hub installs ``gradio==sdk_version`` beside requirements.txt, on ``python_version``
+    (default 3.10, which eviscope does not support)."""
+    spaces = [repo for repo in release.repos if repo.repo_type == "space"]
+    cards = [SpaceCard.load(repo.folder / "README.md").data for repo in spaces]
+    assert len(spaces) == 3
+    for repo, card in zip(spaces, cards, strict=True):
+        assert tuple(map(int, str(card["python_version"]).split("."))) >= (3, 11), repo.label
+        pins = [line for line in (repo.folder / "requirements.txt").read_text().splitlines() if "==" in line]
+        assert f"gradio=={card['sdk_version']}" in pins, repo.label
+        assert not (repo.folder / "eviscope.py").exists()  # it would shadow the package
+    assert len({(c["python_version"], c["sdk_version"]) for c in cards}) == 1
 
 
 def test_the_browser_space_reads_the_released_dataset_and_records_results_in_the_results_repo(
@@ -160,7 +188,7 @@ def test_staging_replaces_a_previous_stage_and_refuses_any_other_folder(
 ) -> None:
     stage_dir = tmp_path / "stage"
     stage(built_dataset, stage_dir)
-    stale = stage_dir / "spaces" / "eviscope" / "stale.txt"
+    stale = stage_dir / "spaces" / "eviscope_metric" / "stale.txt"
     stale.write_text("left over")
     stage(built_dataset, stage_dir)
     assert not stale.exists()
@@ -171,3 +199,33 @@ def test_staging_replaces_a_previous_stage_and_refuses_any_other_folder(
     with pytest.raises(EviScopeError, match="not empty"):
         stage(built_dataset, other)
     assert (other / "notes.txt").read_text() == "keep me"
+
+
+def test_load_dataset_with_no_config_name_loads_eviscope_v1_1(release: Release, tmp_path: Path) -> None:
+    folder = release.repo("benchmark").folder
+    card = DatasetCard.load(folder / "README.md")
+
+    rows = datasets.load_dataset(str(folder), split="test", cache_dir=str(tmp_path))
+
+    assert [c["config_name"] for c in card.data["configs"] if c.get("default")] == ["eviscope-v1.1"]
+    assert rows.num_rows == 160
+    assert rows[0]["id"] == "q01-sufficient"
+    expected = datasets.load_dataset(str(folder), "eviscope-v1.1", split="test", cache_dir=str(tmp_path))
+    assert rows["conflict_answer"] == expected["conflict_answer"]  # v1.1's, not the legacy v1's
+    legacy = datasets.load_dataset(str(folder), "eviscope-v1", split="test", cache_dir=str(tmp_path))
+    assert rows["documents"] != legacy["documents"]
+
+
+def test_each_config_carries_its_licence_and_source_in_the_card_header(release: Release) -> None:
+    card = DatasetCard.load(release.repo("benchmark").folder / "README.md")
+    provenance = {entry["config_name"]: entry for entry in card.data["provenance"]}
+
+    assert card.data["license"] == "other"  # the configs are under different terms
+    assert sorted(provenance) == sorted(release.configs)
+    assert {provenance[c]["license"] for c in ("eviscope-v1", "eviscope-v1.1", "eviscope-xl")} == {
+        "cc-by-sa-4.0"
+    }
+    assert provenance["forcebench"]["license"] == "other"
+    assert provenance["forcebench"]["source_datasets"] == ["osunlp/AttributionBench"]
+    for key in ("eviscope_suite", "eviscope_paper", "forcebench_paper", "ragonite_paper"):
+        assert f"{{{key}," in card.text

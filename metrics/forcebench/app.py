@@ -1,9 +1,13 @@
-"""Gradio Space for the ForceBench metric; gradio is imported here only."""
+"""The metric Space: the ForceBench module beside this file behind a small Gradio widget (API ``/compute``).
+
+Found through this file's own folder, whatever the checkout folder is called.
+"""
 
 from pathlib import Path
 
 import evaluate
-from evaluate.utils import launch_gradio_widget
 
-module = evaluate.load(str(Path(__file__).parent))
-launch_gradio_widget(module)
+from eviscope.space.metric_widget import build_widget
+
+module = evaluate.load(str(Path(__file__).with_name("forcebench.py")))
+build_widget(module, title="ForceBench").launch()

@@ -60,7 +60,9 @@ def main(argv: list[str] | None = None, *, block: bool = True) -> gr.Blocks:
     )
     try:
         demo = build_demo(
-            RowSource(args.dataset), store, AnnotationStore(os.path.join(args.results, "annotations"))
+            RowSource(args.dataset),
+            store,
+            AnnotationStore(os.path.join(args.results, "annotations"), results_repo=args.results_repo),
         )
     except EviScopeError as err:
         raise SystemExit(f"error: {err}") from None

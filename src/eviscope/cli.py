@@ -15,13 +15,28 @@ from eviscope.commands import (
     confquestions,
     forcebench,
     release,
+    results,
+    review,
     run,
     score,
     tiny_model,
 )
 from eviscope.errors import EviScopeError, plain
 
-COMMANDS = (build, score, compare, baseline, forcebench, run, tiny_model, confquestions, attribute, release)
+COMMANDS = (
+    build,
+    score,
+    compare,
+    baseline,
+    forcebench,
+    run,
+    tiny_model,
+    confquestions,
+    attribute,
+    release,
+    results,
+    review,
+)
 """Subcommand modules; each has ``register(subparsers)`` that sets ``func`` on its parser."""
 
 

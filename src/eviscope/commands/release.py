@@ -1,9 +1,10 @@
 """``eviscope release --namespace ORG (--dry-run | --push [--create-pr])``: publish the hub release.
 
 Stages the dataset repo, the metric Spaces, the browser Space and the results repo (see
-:mod:`eviscope.release.stage`), validates them (:mod:`eviscope.release.validate`), prints the plan
-and writes it to ``STAGE/release.json``; with ``--push``, uploads what changed
-(:mod:`eviscope.release.push`). Nothing is uploaded unless every check passes.
+:mod:`eviscope.release.stage`), validates them (:mod:`eviscope.release.validate`), starts every
+staged Space as the Hub would (:mod:`eviscope.release.runtime`), prints the plan and writes it to
+``STAGE/release.json``; with ``--push``, uploads what changed (:mod:`eviscope.release.push`).
+Nothing is uploaded unless every check passes.
 """
 
 from __future__ import annotations
@@ -13,12 +14,16 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from eviscope import __version__
 from eviscope.commands import add_subcommand
 from eviscope.errors import EviScopeError
 from eviscope.release.stage import MANIFEST, Release, default_package_spec, stage_release
 from eviscope.release.validate import Validation, validate
+
+if TYPE_CHECKING:
+    from eviscope.release.runtime import RuntimeReport
 from eviscope.sources import how_to_point, resolve
 
 
@@ -77,6 +82,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="your ConfQuestions copy, to check that none of it is staged; else $EVISCOPE_CONFQUESTIONS",
     )
     parser.add_argument(
+        "--runtime-cache",
+        type=Path,
+        metavar="DIR",
+        help="where the Spaces' virtual environments are cached (default: $EVISCOPE_CACHE/space-envs, "
+        "else ~/.cache/eviscope/space-envs)",
+    )
+    parser.add_argument(
+        "--skip-runtime-check",
+        action="store_true",
+        help="do not start the staged Spaces (only when they were just checked: a Space that does not "
+        "start is then published anyway)",
+    )
+    parser.add_argument(
         "--endpoint", metavar="URL", help="hub endpoint (default: $HF_ENDPOINT, else https://huggingface.co)"
     )
     parser.set_defaults(func=run)
@@ -103,6 +121,12 @@ def run(args: argparse.Namespace) -> int:
     )
     with tempfile.TemporaryDirectory(prefix="eviscope-release-") as cache:
         validation = validate(release, confquestions=confquestions, cache_dir=Path(cache))
+        if not validation.problems and not args.skip_runtime_check:
+            runtime = _check_runtime(release, args.root, args.runtime_cache, Path(cache))
+            validation.problems += runtime.problems
+            validation.notes += runtime.passed
+    if args.skip_runtime_check:
+        validation.notes.append("--skip-runtime-check: the staged Spaces were not started")
     for note in validation.notes:
         print(f"note: {note}", file=sys.stderr)
     if validation.problems:
@@ -117,6 +141,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"dry run: nothing was uploaded; the plan is in {release.stage_dir / MANIFEST}")
         return 0
     return _push(release, validation, args.endpoint, args.create_pr)
+
+
+def _check_runtime(release: Release, root: Path, cache: Path | None, scratch: Path) -> RuntimeReport:
+    """Start every staged Space from the package built out of ``root`` (see :mod:`eviscope.release.runtime`)."""
+    from eviscope.release.runtime import Runtime, build_wheel, check_runtime, default_cache_dir
+
+    def log(line: str) -> None:
+        print(f"runtime check: {line}", file=sys.stderr, flush=True)
+
+    log(f"building the package from {root}")
+    wheel = build_wheel(root, scratch / "wheel")
+    runtime = Runtime(wheel, cache or default_cache_dir(), scratch / "spaces", log)
+    return check_runtime(release, runtime)
 
 
 def _confquestions(flag: str | None) -> Path | None:
@@ -175,11 +212,12 @@ def _push(release: Release, validation: Validation, endpoint: str | None, create
     for result in push(api, release, validation.files, create_pr=create_pr):
         state = "created" if result.created else "exists"
         link = result.pr_url or result.commit_url
-        changes = (
-            f"{len(result.uploaded)} uploaded ({', '.join(result.uploaded)}), {len(result.unchanged)} unchanged"
-            if result.uploaded
-            else f"nothing changed ({len(result.unchanged)} files), no commit"
-        )
+        if result.pr_url:
+            changes = f"pull request with the changed files of {result.files}"
+        elif result.commit_url:
+            changes = f"committed the changed files of {result.files}"
+        else:
+            changes = f"nothing changed ({result.files} files), no commit"
         print(f"{result.repo.label} ({state}): {changes}" + (f" · {link}" if link else ""))
     browser, results = release.repo("browser"), release.repo("results")
     print(

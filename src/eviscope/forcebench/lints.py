@@ -1,15 +1,18 @@
-"""Locality lints for ForceBench pairs (issue 4): each lint reads a row and answers pass or fail.
+"""Lints for ForceBench pairs (issues 4 and 14): each lint reads a row and answers pass or fail.
 
 | lint | passes when |
 | --- | --- |
 | `distinct` | the raised claim differs from the calibrated claim after `norm` |
 | `span_in_evidence` | `evidence_span` is non-empty and a verbatim substring of `evidence` |
-| `warranted` | the calibrated claim is the wording of the span (`contains(evidence_span, calibrated_claim)`) |
+| `span_covers_claim` | at least 70% of the calibrated claim's content words (SPEC §1 tokens less stop words, compared on their first five letters) stand in `evidence_span` |
+| `span_licenses_marker` | the span holds the calibrated claim's force marker, or an equally strong one, unnegated (`patterns.licenses`) |
+| `marker_window` | a drafting rule rewrites only the marker's window of the calibrated claim, and that gives the raised claim |
+| `raised_not_licensed` | the span does not warrant the raised form: no raised marker (`will`, `causes`, `all`, the bare number, …) and not the raised claim word for word (`patterns.licenses_raised`) |
 | `single_edit` | the two claims differ in one contiguous run of words, at most 6 words changed in all |
 | `same_entities_numbers` | the raised claim adds no entity or number, and removes only those inside the edit |
 | `one_axis` | a rule of the row's axis, and of no other axis, rewrites the calibrated claim into the raised one |
 
-Every drafted row passes all six (`DRAFT_LINTS`). Annotators may reword claims, so the locality
+Every drafted row passes all nine (`DRAFT_LINTS`). Annotators may reword claims, so the locality
 filter of the annotation workflow applies only the four that do not presume the drafting rules
 (`LOCALITY_LINTS`).
 """
@@ -21,13 +24,17 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from eviscope.forcebench.patterns import raising_axes
-from eviscope.normalize import contains, norm
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+from eviscope.forcebench.patterns import Edit, find_edits, licenses, licenses_raised, raising_axes
+from eviscope.normalize import norm, tokens
 
 __all__ = [
     "DRAFT_LINTS",
     "LINTS",
     "LOCALITY_LINTS",
+    "MIN_COVERAGE",
+    "coverage",
     "edit_window",
     "entities_and_numbers",
     "failed_lints",
@@ -37,10 +44,13 @@ __all__ = [
 Row = Mapping[str, Any]
 
 MAX_CHANGED_WORDS = 6
+MIN_COVERAGE = 0.7
+"""The least share of the calibrated claim's content words that the span must hold."""
 
 _WORD = re.compile(r"\S+")
 _EDGE_PUNCT = "\"'“”‘’()[]{},.;:!?"
 _NUMBER = re.compile(r"^\$?\d[\d,]*(?:\.\d+)?%?$")
+_NUMBER_RANGE = re.compile(r"^\$?\d[\d,]*(?:\.\d+)?(?:[-–]\$?\d[\d,]*(?:\.\d+)?)+%?$")
 _CAPITALIZED = re.compile(r"^[A-Z][\w'’.&-]*$")
 _FUNCTION_WORDS = frozenset(
     [
@@ -179,17 +189,21 @@ def _words(text: str) -> list[str]:
 
 
 def entities_and_numbers(text: str) -> set[str]:
-    """Capitalized words that are not function words, and numbers (commas dropped), lower-cased.
+    """Capitalized words that are not function words, and numbers (commas dropped), lower-cased; a
+    range written as one word (``15-25``, ``2.6–6.5``) gives both its numbers.
 
     >>> sorted(entities_and_numbers("As of 2019, New Jersey had about 1,200 casinos."))
     ['1200', '2019', 'jersey', 'new']
+    >>> sorted(entities_and_numbers("Geese live 15-25 years."))
+    ['15', '25', 'geese']
     """
     found = set()
-    for word in _words(text):
-        if _NUMBER.match(word):
-            found.add(word.replace(",", "").lstrip("$").rstrip("%"))
-        elif _CAPITALIZED.match(word) and word.lower() not in _FUNCTION_WORDS:
-            found.add(word.lower())
+    for token in _words(text):
+        for word in re.split(r"[-–]", token) if _NUMBER_RANGE.match(token) else [token]:
+            if _NUMBER.match(word):
+                found.add(word.replace(",", "").lstrip("$").rstrip("%"))
+            elif _CAPITALIZED.match(word) and word.lower() not in _FUNCTION_WORDS:
+                found.add(word.lower())
     return found
 
 
@@ -226,8 +240,45 @@ def _span_in_evidence(row: Row) -> bool:
     return bool(row["evidence_span"].strip()) and row["evidence_span"] in row["evidence"]
 
 
-def _warranted(row: Row) -> bool:
-    return contains(row["evidence_span"], row["calibrated_claim"])
+def _content_stems(text: str) -> set[str]:
+    return {word[:5] for word in tokens(text) if word not in ENGLISH_STOP_WORDS}
+
+
+def coverage(span: str, claim: str) -> float:
+    """The share of ``claim``'s content words (SPEC §1 tokens less English stop words, each cut to
+    its first five letters) that also stand in ``span``; 0 for a claim without content words.
+
+    >>> coverage("Coffee might reduce fatigue in adults.", "Coffee may reduce fatigue.")
+    1.0
+    >>> coverage("Tea is popular.", "Coffee may reduce fatigue.")
+    0.0
+    """
+    claim_stems = _content_stems(claim)
+    return len(claim_stems & _content_stems(span)) / len(claim_stems) if claim_stems else 0.0
+
+
+def _span_covers_claim(row: Row) -> bool:
+    return coverage(row["evidence_span"], row["calibrated_claim"]) >= MIN_COVERAGE
+
+
+def _row_edits(row: Row) -> list[Edit]:
+    """The rule edits of the row's axis that turn the calibrated claim into the raised one."""
+    target = norm(row["raised_claim"])
+    return [e for e in find_edits(row["calibrated_claim"], row["axis"]) if norm(e.raised) == target]
+
+
+def _span_licenses_marker(row: Row) -> bool:
+    return any(licenses(row["evidence_span"], edit) for edit in _row_edits(row))
+
+
+def _marker_window(row: Row) -> bool:
+    target = norm(row["raised_claim"])
+    return any(norm(edit.raised) == target for edit in find_edits(row["calibrated_claim"]))
+
+
+def _raised_not_licensed(row: Row) -> bool:
+    edits = _row_edits(row)
+    return bool(edits) and not any(licenses_raised(row["evidence_span"], edit) for edit in edits)
 
 
 def _single_edit(row: Row) -> bool:
@@ -251,7 +302,10 @@ def _one_axis(row: Row) -> bool:
 LINTS: dict[str, Callable[[Row], bool]] = {
     "distinct": _distinct,
     "span_in_evidence": _span_in_evidence,
-    "warranted": _warranted,
+    "span_covers_claim": _span_covers_claim,
+    "span_licenses_marker": _span_licenses_marker,
+    "marker_window": _marker_window,
+    "raised_not_licensed": _raised_not_licensed,
     "single_edit": _single_edit,
     "same_entities_numbers": _same_entities_numbers,
     "one_axis": _one_axis,

@@ -21,6 +21,10 @@ SEVERITIES: tuple[int, ...] = (1, 2, 3)
 STATUSES: tuple[str, ...] = ("drafted", "annotated", "adjudicated")
 """``annotation_status`` values: drafted by rule, annotated by two people, or settled by adjudication."""
 
+CLAIM_SOURCES: tuple[str, ...] = ("attribution_claim", "evidence_sentence")
+"""``claim_source`` values: a claim a cited-QA system wrote (AttributionBench's ``claim``), or the
+fallback, a sentence of the cited passage itself."""
+
 CONFIG = "forcebench"
 
 FORCEBENCH_FEATURES = Features(
@@ -37,6 +41,7 @@ FORCEBENCH_FEATURES = Features(
         "rationale": Value("string"),
         "source": Value("string"),
         "annotation_status": Value("string"),
+        "claim_source": Value("string"),
     }
 )
 """`datasets` features of a ForceBench row; field meanings are in SPEC §5 and the dataset card."""

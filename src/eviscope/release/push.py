@@ -1,9 +1,10 @@
-"""Publishing a validated stage with ``HfApi``: missing repositories are created, changed files uploaded.
+"""Publishing a validated stage with ``HfApi``: missing repositories are created, then one commit (or
+pull request) per repository through ``HfApi.create_commit``.
 
-A file is unchanged when the hub already holds the same bytes: the SHA-256 of its LFS (or Xet)
-object, or for a file kept in git, its git blob id (SHA-1 of ``blob <size>\\0`` and the bytes). Only
-changed files go into the one commit (or pull request) per repository; a repository with none gets
-no commit. Files on the hub that the stage lacks are left alone.
+``create_commit`` asks the hub which files it already holds with the same content (its preupload
+call returns each file's object id) and leaves those out; a repository where nothing changed gets no
+commit at all. Files on the hub that the stage lacks are left alone. Each staged file is checked
+against the SHA-256 it was validated with before it is sent.
 
 The token is huggingface_hub's own (``hf auth login`` or ``HF_TOKEN``); this module never reads,
 prints or logs it.
@@ -13,11 +14,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from huggingface_hub import CommitOperationAdd, HfApi
 from huggingface_hub.errors import HfHubHTTPError
-from huggingface_hub.hf_api import RepoFile
 
 from eviscope import __version__
 from eviscope.errors import EviScopeError
@@ -31,34 +31,17 @@ class RepoPush:
 
     repo: StagedRepo
     created: bool
-    uploaded: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
+    files: int
+    """Staged files sent to ``create_commit`` (those the hub already held unchanged are left out by it)."""
     commit_url: str | None = None
+    """The new commit; None when nothing changed (or a pull request was opened instead)."""
     pr_url: str | None = None
-
-
-def git_blob_id(data: bytes) -> str:
-    """The git object id of a file's bytes, as the hub reports it for files kept in git.
-
-    >>> git_blob_id(b"hello\\n")
-    'ce013625030ba8dba906f756967f9e9ca394464a'
-    """
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
-
-
-def is_unchanged(local: FileEntry, data: bytes, remote: RepoFile | None) -> bool:
-    """Does the hub already hold exactly ``data``, the bytes of ``local``?"""
-    if remote is None or remote.size != local.size:
-        return False
-    if remote.lfs is not None:
-        return remote.lfs.sha256 == local.sha256
-    return remote.blob_id == git_blob_id(data)
 
 
 def push(
     api: HfApi, release: Release, files: dict[str, tuple[FileEntry, ...]], *, create_pr: bool
 ) -> Iterator[RepoPush]:
-    """Create the missing repositories of ``release`` and upload its changed ``files`` (by repo label).
+    """Create the missing repositories of ``release`` and commit its ``files`` (by repo label).
 
     Yields each repository's result once it is done; a failure stops the push with an
     :class:`EviScopeError` that names the repository.
@@ -76,34 +59,24 @@ def _push_repo(api: HfApi, repo: StagedRepo, files: tuple[FileEntry, ...], creat
     created = not api.repo_exists(repo.repo_id, repo_type=repo.repo_type)
     if created:
         api.create_repo(repo.repo_id, repo_type=repo.repo_type, space_sdk=repo.space_sdk)
-    remote = {
-        item.path: item
-        for item in api.list_repo_tree(repo.repo_id, repo_type=repo.repo_type, recursive=True)
-        if isinstance(item, RepoFile)
-    }
-    result = RepoPush(repo, created)
+    head = api.repo_info(repo.repo_id, repo_type=repo.repo_type).sha
     operations = []
     for entry in files:
-        data = (repo.folder / entry.path).read_bytes()
-        if hashlib.sha256(data).hexdigest() != entry.sha256:
+        path = repo.folder / entry.path
+        if hashlib.sha256(path.read_bytes()).hexdigest() != entry.sha256:
             raise EviScopeError(
                 f"{repo.label}/{entry.path}: changed since it was validated; run the release again"
             )
-        if is_unchanged(entry, data, remote.get(entry.path)):
-            result.unchanged.append(entry.path)
-        else:
-            result.uploaded.append(entry.path)
-            operations.append(
-                CommitOperationAdd(path_in_repo=entry.path, path_or_fileobj=repo.folder / entry.path)
-            )
-    if operations:
-        info = api.create_commit(
-            repo.repo_id,
-            operations,
-            repo_type=repo.repo_type,
-            commit_message=f"EviScope release {__version__}",
-            commit_description=f"{len(operations)} file(s) changed, written by `eviscope release`.",
-            create_pr=create_pr,
-        )
-        result.commit_url, result.pr_url = info.commit_url, info.pr_url
+        operations.append(CommitOperationAdd(path_in_repo=entry.path, path_or_fileobj=path))
+    info = api.create_commit(
+        repo.repo_id,
+        operations,
+        repo_type=repo.repo_type,
+        commit_message=f"EviScope release {__version__}",
+        commit_description="Written by `eviscope release`.",
+        create_pr=create_pr,
+    )
+    result = RepoPush(repo, created, len(operations), pr_url=info.pr_url)
+    if not create_pr and info.oid != head:
+        result.commit_url = info.commit_url
     return result

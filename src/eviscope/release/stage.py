@@ -4,13 +4,14 @@ For a namespace ``ORG`` the release is five repositories, staged under ``STAGE/<
 
 - ``datasets/ORG/eviscope``: the dataset card (restricted to releasable configs), the Parquet data of
   every releasable config, and ``eval.yaml``, which registers the dataset as a hub benchmark;
-- ``spaces/ORG/eviscope`` and ``spaces/ORG/forcebench``: the metric modules as metric Spaces, so that
-  ``evaluate.load("ORG/eviscope")`` finds ``eviscope.py``;
+- ``spaces/ORG/eviscope_metric`` and ``spaces/ORG/forcebench``: the metric modules as metric Spaces, so
+  that ``evaluate.load("ORG/eviscope_metric")`` finds ``eviscope_metric.py``;
 - ``spaces/ORG/eviscope-browser``: the Gradio Space, set to read ``ORG/eviscope`` and to record
   results in ``ORG/eviscope-results``;
 - ``datasets/ORG/eviscope-results``: the results repository the Space writes to (its card).
 
-Every ``requirements.txt`` names the released package as ``eviscope @ PACKAGE_SPEC``.
+Every ``requirements.txt`` names the released package as ``eviscope[space] @ PACKAGE_SPEC``; every Space
+card declares its ``python_version`` and ``sdk_version`` (checked by :mod:`eviscope.release.runtime`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
 from huggingface_hub import DatasetCard, DatasetCardData, SpaceCard
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
@@ -30,24 +30,19 @@ from packaging.utils import canonicalize_name
 from eviscope import __version__
 from eviscope.errors import EviScopeError
 from eviscope.layout import split_path
-from eviscope.rows import SPLIT
+from eviscope.release.eval_results import eval_yaml
 
 DATASET_NAME = "eviscope"
 RESULTS_NAME = "eviscope-results"
 BROWSER_NAME = "eviscope-browser"
-METRICS = ("eviscope", "forcebench")
-"""Metric folders under ``metrics/``; each becomes the metric Space of the same name."""
+METRICS = ("eviscope_metric", "forcebench")
+"""Metric folders under ``metrics/``; each becomes the metric Space of the same name, loaded with
+``evaluate.load("ORG/NAME")``. The module file is named after the folder (evaluate's rule), and
+``eviscope_metric.py`` rather than ``eviscope.py``: a Space's folder comes first on ``sys.path``, so a
+file named ``eviscope.py`` would shadow the package it scores with."""
 
 MANIFEST = "release.json"
 """Beside the repo folders: marks the folder as a stage, and holds the plan once validated."""
-
-EVAL_TASKS: tuple[tuple[str, str, str], ...] = (
-    ("joint_success", "Joint success (EviScope-v1.1)", "eviscope-v1.1"),
-    ("quartet_consistency", "Quartet consistency (EviScope-v1.1)", "eviscope-v1.1"),
-    ("joint_success_xl", "Joint success (EviScope-XL)", "eviscope-xl"),
-    ("force_sensitivity", "Force sensitivity, FS (ForceBench)", "forcebench"),
-)
-"""The benchmark tasks of ``eval.yaml`` (id, name, config); each is one leaderboard on the hub."""
 
 _LOCAL_LOAD = re.compile(r'(load_dataset\()"dataset"(,[^\n]*\))[ \t]*(?:#[^\n]*)?')
 """The card's usage example on the local folder (and its comment), which becomes the hub repo id."""
@@ -202,7 +197,7 @@ def _stage_dataset(
             f"{dataset_dir}: no built data for {', '.join(missing)}; run: eviscope build {' '.join(missing)}"
         )
     card = DatasetCard.load(card_path)
-    for key in ("configs", "dataset_info"):
+    for key in ("configs", "dataset_info", "provenance"):
         entries = card.data.get(key) or []
         card.data[key] = [entry for entry in entries if entry.get("config_name") in configs]
     card.text = _LOCAL_LOAD.sub(rf'\1"{dataset_id}"\2', card.text)
@@ -212,30 +207,15 @@ def _stage_dataset(
         target = split_path(folder, config)
         target.parent.mkdir(parents=True)
         shutil.copyfile(split_path(dataset_dir, config), target)
-    (folder / "eval.yaml").write_text(_eval_yaml(configs, metric_ids), encoding="utf-8")
-
-
-def _eval_yaml(configs: tuple[str, ...], metric_ids: list[str]) -> str:
-    """The hub's benchmark file: a name, a description and one task per leaderboard.
-
-    ``evaluation_framework`` is left out: the hub accepts only frameworks it knows, and EviScope's
-    scoring is its own metric Spaces.
-    """
-    tasks = [
-        {"id": task_id, "name": name, "config": config, "split": SPLIT}
-        for task_id, name, config in EVAL_TASKS
-        if config in configs
-    ]
     description = _BENCHMARK_DESCRIPTION.format(metrics=" and ".join(metric_ids))
-    document = {"name": "EviScope", "description": description, "tasks": tasks}
-    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
+    (folder / "eval.yaml").write_text(eval_yaml(configs, description), encoding="utf-8")
 
 
 def _stage_metric(folder: Path, source: Path, package_spec: str) -> None:
     if not (source / f"{source.name}.py").is_file():
         raise EviScopeError(f"{source}: no metric module {source.name}.py; run from the repository root")
     _copy_tree(source, folder, skip={"requirements.txt"})
-    requirements = _requirements(source / "requirements.txt", package_spec, extras="")
+    requirements = _requirements(source / "requirements.txt", package_spec, extras="space")
     (folder / "requirements.txt").write_text(requirements, encoding="utf-8")
 
 

@@ -8,14 +8,18 @@ them (``datasets/ORG/eviscope/README.md: …``). The checks:
   line never repeats the secret); no ConfQuestions content (its page ids, URLs and titles, when a
   copy is configured; no path or config naming it in any case);
 - the dataset: the card parses as a ``DatasetCard`` with a licence, a citation and the provenance of
-  every config (its source among ``source_datasets``, its name in the text); it declares exactly the
-  releasable configs, each with its Parquet file; ``load_dataset`` reads every config with the split
-  sizes the card declares; ``eval.yaml`` names tasks on declared configs and splits;
+  every config (its source among ``source_datasets``, its licence and source in the header's
+  ``provenance``, its name in the text); it declares exactly the releasable configs, each with its
+  Parquet file; ``load_dataset`` reads every config with the split sizes the card declares;
+  ``eval.yaml`` follows the schema of the Hub's documentation
+  (:mod:`eviscope.release.eval_results`) and names tasks on declared configs and splits;
 - each metric Space: the card parses as a ``SpaceCard`` with a licence and a citation, and
   ``evaluate.load`` loads the staged folder;
 - the browser Space: the card parses, ``app.py`` and the app it starts are there;
 - the results repo: the card parses;
 - every ``requirements.txt``: valid requirements, the package as ``eviscope @ URL``.
+
+Starting the Spaces as the Hub would is :mod:`eviscope.release.runtime`'s check, run after these.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from eviscope.layout import split_path
+from eviscope.release.eval_results import eval_yaml_problems
 from eviscope.release.stage import Release, StagedRepo
 from eviscope.rows import SPLIT
 
@@ -306,12 +311,14 @@ def _layout(repo: StagedRepo, declared: dict[str, dict], configs: tuple[str, ...
 
 
 def _provenance(card: RepoCard, declared: dict[str, dict], configs: tuple[str, ...]) -> list[str]:
-    """Each config's source is among ``source_datasets`` and the card's text describes the config."""
+    """Each config's source is among ``source_datasets``, the header's ``provenance`` gives the
+    config's licence and source, and the card's text describes the config."""
     from eviscope.benchmark import configs as registered
     from eviscope.sources import SOURCES
 
     known = registered()
     sources = set(card.data.get("source_datasets") or [])
+    per_config = {entry.get("config_name"): entry for entry in card.data.get("provenance") or []}
     problems = []
     for name in (name for name in configs if name in declared):
         hub_id = SOURCES[known[name][1].source].hub_id
@@ -319,38 +326,31 @@ def _provenance(card: RepoCard, declared: dict[str, dict], configs: tuple[str, .
             problems.append(
                 f"README.md: no provenance for config {name!r}: {hub_id} is not in source_datasets"
             )
+        entry = per_config.get(name, {})
+        if not entry.get("license") or hub_id not in (entry.get("source_datasets") or []):
+            problems.append(
+                f"README.md: `provenance` gives no licence and source ({hub_id}) for config {name!r}"
+            )
         if f"`{name}`" not in card.text:
             problems.append(f"README.md: the text never describes config `{name}`")
     return problems
 
 
 def _check_eval_yaml(path: Path, declared: dict[str, dict]) -> list[str]:
+    """``eval.yaml`` follows the Hub's documented schema, and its tasks name declared configs and splits."""
     if not path.is_file():
         return ["eval.yaml: missing; the hub lists the dataset as a benchmark only with it"]
-    try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as err:
-        return [f"eval.yaml: not YAML: {_first_line(err)}"]
-    if not isinstance(document, dict):
-        return ["eval.yaml: not a mapping"]
-    problems = [f"eval.yaml: no {key}" for key in ("name", "description") if not document.get(key)]
-    tasks = document.get("tasks")
-    if not isinstance(tasks, list) or not tasks:
-        return [*problems, "eval.yaml: no tasks"]
-    ids = [task.get("id") for task in tasks if isinstance(task, dict)]
-    if len(ids) != len(tasks) or None in ids or len(set(ids)) != len(ids):
-        problems.append("eval.yaml: every task needs a distinct id")
-    for task in tasks:
-        if not isinstance(task, dict):
-            continue
-        config, split = task.get("config"), task.get("split")
+    text = path.read_text(encoding="utf-8")
+    problems = eval_yaml_problems(text)
+    if problems:
+        return problems
+    for task in yaml.safe_load(text)["tasks"]:
+        config, split = task.get("config", "default"), task["split"]
         splits = {f["split"] for f in declared.get(config, {}).get("data_files") or []}
         if config not in declared:
-            problems.append(
-                f"eval.yaml: task {task.get('id')!r} names config {config!r}, which the card lacks"
-            )
+            problems.append(f"eval.yaml: task {task['id']!r} names config {config!r}, which the card lacks")
         elif split not in splits:
-            problems.append(f"eval.yaml: task {task.get('id')!r} names split {split!r}, which {config} lacks")
+            problems.append(f"eval.yaml: task {task['id']!r} names split {split!r}, which {config} lacks")
     return problems
 
 

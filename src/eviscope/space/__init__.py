@@ -5,5 +5,5 @@ Every number comes from the library (``eviscope.predictions``, ``eviscope.scorin
 ``data`` (where rows come from), ``browse`` (filters and the quartet and pair views),
 ``submissions`` (validation and scoring of an upload), ``leaderboard`` (the results store, tables,
 plots and paired comparison), ``annotation`` (blinded double annotation), and ``ui`` (the Gradio
-Blocks, the only module here that imports gradio).
+Blocks); ``ui`` and ``metric_widget`` (the metric Spaces' page) are the only modules here that import gradio.
 """

@@ -14,7 +14,9 @@ Annotators see only their own sheet. Sheets live in ``<folder>/<benchmark>/<anno
 rewritten on every verdict, under a file lock, as the results store writes a result
 (``eviscope.space.storage``: a temporary file, fsynced, then renamed): a Space killed at any moment
 leaves each sheet old or new, whole, and the temporary files of cut-short writes are removed at the
-next start. A sheet cut short anyway (by an older writer, or a crash of the machine) loses only its
+next start. On the Hub, whose Space disk is wiped on every restart, the sheets are also kept in the
+results repo (``annotations/<benchmark>/<annotator>.csv``): restored from it at start, committed to
+it after each verdict (huggingface_hub's ``CommitScheduler``). A sheet cut short anyway (by an older writer, or a crash of the machine) loses only its
 incomplete last line, which is left out with a warning in the log; the next verdict rewrites the
 sheet whole. A write that fails (read-only folder, full disk, a lock held too long) is one
 :class:`EviScopeError` line naming the reason, and the sheet is left as it was.
@@ -28,10 +30,13 @@ import io
 import logging
 import re
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, Literal
 
 from filelock import FileLock
+from huggingface_hub import HfApi
+from huggingface_hub.errors import HfHubHTTPError
 from pydantic import BaseModel, ConfigDict, ValidationError
 from sklearn.metrics import cohen_kappa_score
 
@@ -45,11 +50,13 @@ from eviscope.forcebench.annotation import (
 )
 from eviscope.forcebench.rows import FIELDS
 from eviscope.rows import ACTIONS
-from eviscope.space.storage import LOCK_TIMEOUT_S, describe_failure, sweep, write_atomically
+from eviscope.space.storage import LOCK_TIMEOUT_S, HubMirror, describe_failure, sweep, write_atomically
 
 __all__ = ["BENCHMARKS", "AnnotationStore", "EviScopeVerdict", "agreement", "blinded_html", "queue_order"]
 
 BENCHMARKS = ("forcebench", "eviscope")
+HUB_FOLDER = "annotations"
+"""Where the sheets live in the results repo: ``annotations/<benchmark>/<annotator>.csv``."""
 ANNOTATOR_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
 FORCEBENCH_SHEET = (*(name for name in FIELDS if name != "annotation_status"), *ANNOTATION_FIELDS)
 EVISCOPE_SHEET = (
@@ -126,16 +133,35 @@ def blinded_html(benchmark: str, row: Row) -> str:
 class AnnotationStore:
     """Each annotator's sheet, per benchmark, as a CSV file of the rows annotated so far."""
 
-    def __init__(self, folder: str | Path, lock_timeout: float = LOCK_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        folder: str | Path,
+        lock_timeout: float = LOCK_TIMEOUT_S,
+        *,
+        results_repo: str | None = None,
+        api: HfApi | None = None,
+    ) -> None:
+        """``results_repo``: a hub dataset repo that keeps the sheets (under ``annotations/``), for a
+        Space whose disk is wiped on restart: they are restored from it now and committed to it as
+        they are written (:class:`~eviscope.space.storage.HubMirror`)."""
         self.folder = Path(folder)
         self._lock = FileLock(self.folder / ".lock", timeout=lock_timeout)
         self._warned: set[tuple[Path, str]] = set()
+        self.mirror: HubMirror | None = None
+        self._unmirrored: str | None = None
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as err:  # the Space still serves; each save says why it cannot be recorded
             log.warning("annotation store: cannot create its folder: %s", _failure(err))
             return
         self.sweep()
+        if results_repo:
+            try:
+                self.mirror = HubMirror(self.folder, results_repo, HUB_FOLDER, ["*/*.csv"], api=api)
+            except (HfHubHTTPError, OSError, ValueError) as err:
+                # Saving now would overwrite the repo's sheets with what this disk holds: refuse instead.
+                self._unmirrored = f"the results repo {results_repo} could not be read ({type(err).__name__})"
+                log.error("annotation store: %s: %r", self._unmirrored, err)
 
     def sweep(self) -> list[Path]:
         """Remove the temporary files of sheet writes that were cut short (``.*.tmp``, which also
@@ -257,10 +283,12 @@ class AnnotationStore:
         except ValidationError as err:
             first = err.errors()[0]
             raise EviScopeError(f"row {row['id']}: field {first['loc'][0]}: {first['msg']}") from None
+        if self._unmirrored:
+            raise EviScopeError(f"annotations cannot be saved: {self._unmirrored}; restart the Space")
         by_id = {r["id"]: r for r in rows}
         try:
             self.folder.mkdir(parents=True, exist_ok=True)  # gone, or never made: the lock lives there
-            with self._lock:
+            with self._lock, self.mirror.writing() if self.mirror else nullcontext():
                 verdicts = self.sheet(benchmark, annotator, rows)
                 verdicts[row["id"]] = verdict
                 header = FORCEBENCH_SHEET if benchmark == "forcebench" else EVISCOPE_SHEET
@@ -271,6 +299,8 @@ class AnnotationStore:
                     answered = {f"annotation_{k}": val for k, val in v.model_dump().items() if k != "id"}
                     writer.writerow({**by_id.get(row_id, {}), **answered, "id": row_id})
                 write_atomically(path, out.getvalue().encode("utf-8"))
+            if self.mirror:
+                self.mirror.written()
         except OSError as err:
             log.error("could not save %s's verdict on %s (%s): %r", annotator, row["id"], benchmark, err)
             raise EviScopeError(

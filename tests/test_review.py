@@ -1,0 +1,94 @@
+"""Blind review sheets of conflict passages and the agreement of filled sheets (`eviscope review`)."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+from eviscope_fixtures import quartet, write_dataset
+
+from eviscope.cli import main
+from eviscope.errors import EviScopeError
+from eviscope.review import CRITERIA, agreement, conflict_sheet, read_sheet, write_sheet
+
+ROWS = [row for n in range(1, 7) for row in quartet(n, str(1900 + n), str(1950 + n))]
+
+
+def test_the_sheet_is_blind_and_holds_the_edited_sentence() -> None:
+    items = conflict_sheet(ROWS)
+    assert [item["item"] for item in items] == list(range(1, 7))
+    assert {item["id"] for item in items} == {f"q{n}-conflicting" for n in range(1, 7)}
+    for item in items:
+        n = int(item["id"][1:].split("-")[0])
+        assert item["edited"] == f"The event number {n} happened in {1950 + n} after long delays."
+        assert item["original"] == f"The event number {n} happened in {1900 + n} after long delays."
+        assert all(item[c] == "" for c in CRITERIA)
+    # No gold labels on the sheet: neither the expected action nor which passage is the conflict.
+    assert not {"expected_action", "conflict_answer", "conflicting_doc_ids"} & set(items[0])
+
+
+def test_a_sample_depends_on_each_question_not_on_the_other_rows() -> None:
+    three = {item["id"] for item in conflict_sheet(ROWS, sample=3, seed=5)}
+    fewer = {
+        item["id"] for item in conflict_sheet([r for r in ROWS if r["quartet_id"] != "q1"], sample=3, seed=5)
+    }
+    assert len(three) == len(fewer) == 3
+    assert three - {"q1-conflicting"} <= fewer
+    with pytest.raises(EviScopeError, match="--sample 9 is more than the 6 conflicting rows"):
+        conflict_sheet(ROWS, sample=9)
+
+
+def _fill(path: Path, marks: dict[str, tuple[str, str, str]]) -> None:
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    for row in rows:
+        row.update(zip(CRITERIA, marks.get(row["id"], ("yes", "yes", "yes")), strict=True))
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def test_filled_sheets_give_counts_passes_and_kappa(tmp_path: Path) -> None:
+    a, _ = write_sheet(conflict_sheet(ROWS), tmp_path / "a")
+    b, _ = write_sheet(conflict_sheet(ROWS, seed=3), tmp_path / "b")
+    _fill(a, {"q1-conflicting": ("no", "no", "yes"), "q2-conflicting": ("yes", "no", "yes")})
+    _fill(b, {"q1-conflicting": ("no", "yes", "yes"), "q2-conflicting": ("yes", "no", "yes")})
+    report = agreement({"a": read_sheet(a), "b": read_sheet(b)})
+    assert report["sheets"]["a"] == {
+        "items": 6,
+        "same_type": 5,
+        "believable": 4,
+        "fluent": 6,
+        "pass": 4,
+        "failed_ids": ["q1-conflicting", "q2-conflicting"],
+    }
+    pair = report["pairs"]["a vs b"]
+    assert pair["items"] == 6
+    assert pair["same_type"] == {"agreement": 1.0, "kappa": 1.0}
+    assert pair["believable"]["agreement"] == pytest.approx(5 / 6, abs=1e-4)
+    assert pair["believable"]["kappa"] == pytest.approx(0.5714, abs=1e-4)
+
+
+def test_an_unfilled_mark_names_its_item(tmp_path: Path) -> None:
+    sheet, _ = write_sheet(conflict_sheet(ROWS), tmp_path / "sheet")
+    with pytest.raises(EviScopeError, match=r"item 1 \(q\d-conflicting\): same_type is '', not yes/no"):
+        read_sheet(sheet)
+
+
+def test_review_commands_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dataset = write_dataset(tmp_path / "ds", "eviscope-v1.1", ROWS)
+    out = tmp_path / "sheets" / "v11"
+    assert (
+        main(
+            ["review", "conflicts", "--config", "eviscope-v1.1", "--dataset", str(dataset), "--out", str(out)]
+        )
+        == 0
+    )
+    assert out.with_suffix(".md").read_text().count("**Edited:**") == 6
+    _fill(out.with_suffix(".csv"), {"q3-conflicting": ("yes", "yes", "no")})
+    assert main(["review", "agreement", str(out.with_suffix(".csv"))]) == 0
+    assert "pass 5/6" in capsys.readouterr().out
+    assert main(["review", "agreement", str(tmp_path / "missing.csv")]) == 2
+    assert "cannot read sheet" in capsys.readouterr().err
