@@ -17,10 +17,11 @@ from eviscope.commands import (
     release,
     run,
     score,
+    tasks,
 )
 from eviscope.errors import EviScopeError, plain
 
-COMMANDS = (build, score, compare, baseline, forcebench, run, confquestions, attribute, release)
+COMMANDS = (build, score, compare, baseline, forcebench, run, confquestions, attribute, release, tasks)
 """Subcommand modules; each has ``register(subparsers)`` that sets ``func`` on its parser."""
 
 

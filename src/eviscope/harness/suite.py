@@ -101,9 +101,14 @@ def eviscope_prediction(row: Row, reply: str) -> dict[str, Any]:
     return {"id": row["id"], **fields}
 
 
+def scored_row(row: Row) -> dict[str, Any]:
+    """The fields of an EviScope row that scoring reads (SPEC §4)."""
+    return {k: row[k] for k in SCORED_FIELDS}
+
+
 def eviscope_item(row: Row, reply: str) -> dict[str, Any]:
     """What a harness keeps per row for the corpus-level metrics: the scored fields and the prediction."""
-    return {"row": {k: row[k] for k in SCORED_FIELDS}, "prediction": eviscope_prediction(row, reply)}
+    return {"row": scored_row(row), "prediction": eviscope_prediction(row, reply)}
 
 
 def eviscope_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, float]:
@@ -115,9 +120,18 @@ def eviscope_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, float]:
         raise EviScopeError(f"{err} (a harness --limit counts rows: give a multiple of 4)") from None
 
 
-def eviscope_metric(name: str, items: Sequence[Mapping[str, Any]]) -> float:
-    """One overall metric of a run's items; NaN where SPEC §4 leaves it undefined on these rows."""
-    return eviscope_scores(items).get(name, float("nan"))
+def eviscope_metric(name: str, items: Sequence[Mapping[str, Any]], *, strict: bool = True) -> float:
+    """One overall metric of a run's items; NaN where SPEC §4 leaves it undefined on these rows.
+
+    Items that do not make whole quartets are an error, or NaN with ``strict=False`` (for a harness
+    that shows running metrics while a run is in progress).
+    """
+    try:
+        return eviscope_scores(items).get(name, float("nan"))
+    except EviScopeError:
+        if strict:
+            raise
+        return float("nan")
 
 
 def forcebench_label(judge: str, reply: str) -> str | None:
