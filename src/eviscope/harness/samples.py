@@ -2,8 +2,9 @@
 can score (and compare, export, submit) what a harness generated.
 
 An lm-eval ``--log_samples`` file (``samples_<task>_<time>.jsonl``) holds, per request, the row (``doc``)
-and the reply (``filtered_resps``); each reply is read again by the suite's parser, independently of
-what the harness aggregated.
+and the reply (``filtered_resps``); an inspect-ai log (``.eval``) holds, per sample, the row's scored
+fields (``metadata``) and the reply (``output.completion``). Each reply is read again by the suite's
+parser, independently of what the harness aggregated.
 """
 
 from __future__ import annotations
@@ -41,9 +42,29 @@ def predictions_from_samples(
     return "eviscope", [suite.eviscope_prediction(s["doc"], _reply(s)) for s in samples]
 
 
-def convert(samples_path: Path, out: Path, evaluator: str | None = None) -> tuple[str, int]:
-    """Write the predictions of an lm-eval samples file to ``out`` (JSONL); returns (kind, count)."""
-    kind, predictions = predictions_from_samples(_read_jsonl(samples_path), evaluator)
+def predictions_from_inspect_log(
+    path: Path, evaluator: str | None = None
+) -> tuple[str, list[dict[str, Any]]]:
+    """(``eviscope`` or ``forcebench``, SPEC §3 or §6 predictions) of an inspect-ai log, in sample order."""
+    from inspect_ai.log import read_eval_log
+
+    samples = read_eval_log(str(path)).samples or []
+    if samples and "which" in samples[0].metadata:
+        items = [
+            suite.forcebench_item(s.metadata, s.metadata["which"], s.metadata["judge"], s.output.completion)
+            for s in samples
+        ]
+        return "forcebench", suite.forcebench_predictions(items, evaluator)
+    return "eviscope", [suite.eviscope_prediction(s.metadata, s.output.completion) for s in samples]
+
+
+def convert(log: Path, out: Path, evaluator: str | None = None) -> tuple[str, int]:
+    """Write the predictions of an lm-eval samples file (``.jsonl``) or an inspect-ai log (``.eval``,
+    ``.json``) to ``out`` (JSONL); returns (kind, count)."""
+    if log.suffix in (".eval", ".json"):
+        kind, predictions = predictions_from_inspect_log(log, evaluator)
+    else:
+        kind, predictions = predictions_from_samples(_read_jsonl(log), evaluator)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in predictions), encoding="utf-8")
     return kind, len(predictions)

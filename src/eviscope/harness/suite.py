@@ -75,10 +75,18 @@ def dataset_source(dataset: str | None = None) -> str:
 
 
 def load_rows(config: str, dataset: str | None = None) -> Any:
-    """The ``test`` split of ``config`` as a ``datasets.Dataset``, from a hub id or a local folder."""
+    """The ``test`` split of ``config`` as a ``datasets.Dataset``, from a hub id or a local folder.
+
+    A local folder is read afresh each time: ``datasets`` keys its cache of a folder on the folder's
+    name, so two folders named ``dataset`` (or one rebuilt) would otherwise serve each other's rows.
+    """
     import datasets
 
-    return datasets.load_dataset(dataset_source(dataset), config, split=SPLIT)
+    source = dataset_source(dataset)
+    if os.path.isdir(source):
+        fresh = {"download_mode": "force_redownload", "verification_mode": "no_checks"}
+        return datasets.load_dataset(source, config, split=SPLIT, **fresh)
+    return datasets.load_dataset(source, config, split=SPLIT)
 
 
 def eviscope_prompt(row: Row, policy: str = "vanilla") -> str:
