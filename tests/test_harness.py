@@ -269,3 +269,26 @@ def test_tasks_path_lists_every_task_with_every_suite_metric(capsys: pytest.Capt
         assert listed == list(names), template
     assert main(["tasks", "path", "--harness", "inspect"]) == 0
     assert Path(capsys.readouterr().out.strip()).is_file()
+
+
+def test_every_lm_eval_task_file_is_package_data() -> None:
+    import tomllib
+
+    repo = Path(__file__).resolve().parents[1]
+    patterns = tomllib.loads((repo / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    shipped = patterns["eviscope.harness"]
+    folder = tasks_path("lm-eval")
+    files = [p.relative_to(folder.parent) for p in folder.iterdir() if p.is_file()]
+    assert files and all(any(f.match(pattern) for pattern in shipped) for f in files)
+
+
+def test_tasks_predictions_names_the_line_that_is_not_a_logged_sample(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "samples_eviscope_v1_1_x.jsonl"
+    log.write_text('{"doc_id": 0, "doc": {"id": "q01-noisy"}, "filtered_resps": ["{}"]}\n{"id": "q01"}\n')
+    assert main(["tasks", "predictions", str(log), "--out", str(tmp_path / "p.jsonl")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("samples_eviscope_v1_1_x.jsonl:2: not an lm-eval logged sample (doc_id, doc, "
+                        "filtered_resps); give the samples_<task>_<time>.jsonl that --log_samples wrote")  # fmt: skip
+    assert "\n" not in err and not (tmp_path / "p.jsonl").exists()

@@ -14,12 +14,27 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from eviscope.errors import EviScopeError
 from eviscope.harness import suite
 
 
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    samples = []
     with path.open(encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                sample = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise EviScopeError(f"{path}:{number}: not JSON ({err.msg})") from None
+            if not isinstance(sample, dict) or not {"doc_id", "doc", "filtered_resps"} <= sample.keys():
+                raise EviScopeError(
+                    f"{path}:{number}: not an lm-eval logged sample (doc_id, doc, filtered_resps); "
+                    "give the samples_<task>_<time>.jsonl that --log_samples wrote"
+                )
+            samples.append(sample)
+    return samples
 
 
 def _reply(sample: Mapping[str, Any]) -> str:
@@ -61,6 +76,8 @@ def predictions_from_inspect_log(
 def convert(log: Path, out: Path, evaluator: str | None = None) -> tuple[str, int]:
     """Write the predictions of an lm-eval samples file (``.jsonl``) or an inspect-ai log (``.eval``,
     ``.json``) to ``out`` (JSONL); returns (kind, count)."""
+    if not log.is_file():
+        raise EviScopeError(f"{log}: no such file")
     if log.suffix in (".eval", ".json"):
         kind, predictions = predictions_from_inspect_log(log, evaluator)
     else:
