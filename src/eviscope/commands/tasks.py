@@ -23,9 +23,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     path.set_defaults(func=run_path)
     predictions = commands.add_parser(
         "predictions",
-        help="turn an lm-eval --log_samples file into a predictions JSONL for `eviscope score`",
+        help="turn an lm-eval --log_samples file or an inspect-ai log into predictions for `eviscope score`",
     )
-    predictions.add_argument("samples", type=Path, help="samples_<task>_<time>.jsonl written by lm-eval")
+    predictions.add_argument(
+        "log", type=Path, help="lm-eval samples_<task>_<time>.jsonl, or an inspect-ai .eval log"
+    )
     predictions.add_argument("--out", type=Path, required=True, help="predictions JSONL to write")
     predictions.add_argument(
         "--evaluator", help="ForceBench evaluator name (default: the judge prompt's name)"
@@ -39,7 +41,9 @@ def run_path(args: argparse.Namespace) -> int:
 
 
 def run_predictions(args: argparse.Namespace) -> int:
-    kind, count = convert(args.samples, args.out, args.evaluator)
-    scorer = "eviscope score --predictions" if kind == "eviscope" else "eviscope forcebench score"
+    kind, count = convert(args.log, args.out, args.evaluator)
+    scorer = (
+        "eviscope score --config CONFIG --predictions" if kind == "eviscope" else "eviscope forcebench score"
+    )
     print(f"wrote {count} {kind} predictions to {args.out}; score them with `{scorer} {args.out}`")
     return 0
