@@ -1,6 +1,6 @@
 """The harness tasks' one door into the suite: every prompt, parser and metric they use comes from here.
 
-lm-evaluation-harness and lighteval call these functions row by row (``prompt`` when they build a
+lm-evaluation-harness and inspect-ai call these functions row by row (``prompt`` when they build a
 request, ``eviscope_item`` / ``forcebench_item`` when a reply comes back) and once per metric over
 the whole run (``eviscope_metric`` / ``forcebench_metric``). Nothing here re-implements the suite:
 the prompt and parser are those of ``eviscope run`` (:mod:`eviscope.runner.tasks`), and every number
@@ -44,7 +44,7 @@ EVISCOPE_CONFIGS: dict[str, str] = {
 }
 """Harness task name -> dataset config."""
 
-FORCEBENCH_JUDGES: tuple[str, ...] = ("generic", "force_aware", "axis_free", "dummy_axis")
+FORCEBENCH_JUDGES: tuple[str, ...] = tuple(forcebench_scoring.PROMPT_LABELS)
 """The judge prompts, one ForceBench task each (``forcebench_<judge>``)."""
 
 FORCEBENCH_CONFIG = "forcebench"
