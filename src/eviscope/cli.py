@@ -19,6 +19,7 @@ from eviscope.commands import (
     review,
     run,
     score,
+    tasks,
 )
 from eviscope.errors import EviScopeError, plain
 
@@ -34,6 +35,7 @@ COMMANDS = (
     release,
     results,
     review,
+    tasks,
 )
 """Subcommand modules; each has ``register(subparsers)`` that sets ``func`` on its parser."""
 
