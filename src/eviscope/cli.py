@@ -19,6 +19,7 @@ from eviscope.commands import (
     review,
     run,
     score,
+    tasks,
     tiny_model,
 )
 from eviscope.errors import EviScopeError, plain
@@ -36,6 +37,7 @@ COMMANDS = (
     release,
     results,
     review,
+    tasks,
 )
 """Subcommand modules; each has ``register(subparsers)`` that sets ``func`` on its parser."""
 

@@ -1,0 +1,61 @@
+"""lm-evaluation-harness glue of the EviScope tasks (``eviscope_v1_1``, ``eviscope_v1``, ``eviscope_xl``).
+
+lm-eval loads this file by path from the task YAMLs beside it; everything it does is in
+:mod:`eviscope.harness.suite`. Each row keeps one item (its scored fields and the parsed prediction)
+under every metric, and each metric's aggregation scores all the run's items with ``eviscope.scoring``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import datasets
+
+from eviscope.harness import suite
+
+
+def load(config: str, dataset: str | None = None, policy: str = "vanilla", **_: Any) -> datasets.DatasetDict:
+    """The rows of ``config`` (hub id or local folder ``dataset``) with the prompt of ``policy``."""
+    rows = suite.load_rows(config, dataset)
+    return datasets.DatasetDict(
+        {suite.SPLIT: rows.map(lambda row: {"prompt": suite.eviscope_prompt(row, policy)})}
+    )
+
+
+def doc_to_text(doc: Mapping[str, Any]) -> str:
+    return doc["prompt"]
+
+
+def process_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, Any]:
+    item = suite.eviscope_item(doc, results[0])
+    return dict.fromkeys(suite.EVISCOPE_METRICS, item)
+
+
+def _aggregation(metric: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
+    def aggregate(items: Sequence[Mapping[str, Any]]) -> float:
+        return suite.eviscope_metric(metric, items)
+
+    aggregate.__name__ = metric
+    return aggregate
+
+
+answer_accuracy = _aggregation("answer_accuracy")
+source_accuracy = _aggregation("source_accuracy")
+right_answer_wrong_source = _aggregation("right_answer_wrong_source")
+right_source_wrong_answer = _aggregation("right_source_wrong_answer")
+unsupported_citation_rate = _aggregation("unsupported_citation_rate")
+span_precision = _aggregation("span_precision")
+span_recall = _aggregation("span_recall")
+span_f1 = _aggregation("span_f1")
+abstention_precision = _aggregation("abstention_precision")
+abstention_recall = _aggregation("abstention_recall")
+abstention_f1 = _aggregation("abstention_f1")
+conflict_accuracy = _aggregation("conflict_accuracy")
+conflict_blind_answering = _aggregation("conflict_blind_answering")
+hallucination_rate = _aggregation("hallucination_rate")
+joint_success = _aggregation("joint_success")
+evidence_removal_sensitivity = _aggregation("evidence_removal_sensitivity")
+noise_robustness = _aggregation("noise_robustness")
+conflict_sensitivity = _aggregation("conflict_sensitivity")
+quartet_consistency = _aggregation("quartet_consistency")

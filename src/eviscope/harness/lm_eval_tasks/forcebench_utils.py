@@ -1,0 +1,45 @@
+"""lm-evaluation-harness glue of the ForceBench judge tasks (``forcebench_<judge>``).
+
+lm-eval loads this file by path from the task YAMLs beside it; everything it does is in
+:mod:`eviscope.harness.suite`. Each pair becomes two requests (``safe``: the calibrated claim, then
+``raised``), each keeps its parsed label, and MVR and FS pool the run's pairs with
+``eviscope.forcebench.scoring``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import datasets
+
+from eviscope.harness import suite
+
+
+def load(judge: str, dataset: str | None = None, **_: Any) -> datasets.DatasetDict:
+    """Two requests per pair of the ``forcebench`` config (hub id or local folder ``dataset``)."""
+    pairs = suite.load_rows(suite.FORCEBENCH_CONFIG, dataset)
+    requests = [
+        {"id": row["id"], "axis": row["axis"], "severity": row["severity"], "judge": judge, "which": which,
+         "prompt": prompt}
+        for row in pairs
+        for which, prompt in suite.forcebench_prompts(row, judge).items()
+    ]  # fmt: skip
+    return datasets.DatasetDict({suite.SPLIT: datasets.Dataset.from_list(requests)})
+
+
+def doc_to_text(doc: Mapping[str, Any]) -> str:
+    return doc["prompt"]
+
+
+def process_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, Any]:
+    item = suite.forcebench_item(doc, doc["which"], doc["judge"], results[0])
+    return dict.fromkeys(suite.FORCEBENCH_METRICS, item)
+
+
+def mvr(items: Sequence[Mapping[str, Any]]) -> float:
+    return suite.forcebench_metric("mvr", items)
+
+
+def fs(items: Sequence[Mapping[str, Any]]) -> float:
+    return suite.forcebench_metric("fs", items)

@@ -1,0 +1,87 @@
+"""Harness logs -> the suite's prediction files, so ``eviscope score`` (also ``--config forcebench``)
+can score (and compare, export, submit) what a harness generated.
+
+An lm-eval ``--log_samples`` file (``samples_<task>_<time>.jsonl``) holds, per request, the row (``doc``)
+and the reply (``filtered_resps``); an inspect-ai log (``.eval``) holds, per sample, the row's scored
+fields (``metadata``) and the reply (``output.completion``). Each reply is read again by the suite's
+parser, independently of what the harness aggregated.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from eviscope.errors import EviScopeError
+from eviscope.harness import suite
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    samples = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                sample = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise EviScopeError(f"{path}:{number}: not JSON ({err.msg})") from None
+            if not isinstance(sample, dict) or not {"doc_id", "doc", "filtered_resps"} <= sample.keys():
+                raise EviScopeError(
+                    f"{path}:{number}: not an lm-eval logged sample (doc_id, doc, filtered_resps); "
+                    "give the samples_<task>_<time>.jsonl that --log_samples wrote"
+                )
+            samples.append(sample)
+    return samples
+
+
+def _reply(sample: Mapping[str, Any]) -> str:
+    reply = sample["filtered_resps"]
+    while isinstance(reply, list):  # lm-eval nests one reply per request in lists
+        reply = reply[0]
+    return reply
+
+
+def predictions_from_samples(
+    samples: Iterable[Mapping[str, Any]], evaluator: str | None = None
+) -> tuple[str, list[dict[str, Any]]]:
+    """(``eviscope`` or ``forcebench``, SPEC §3 or §6 predictions) of lm-eval logged samples, in row order."""
+    samples = sorted(samples, key=lambda s: s["doc_id"])
+    if samples and "which" in samples[0]["doc"]:
+        items = [
+            suite.forcebench_item(s["doc"], s["doc"]["which"], s["doc"]["judge"], _reply(s)) for s in samples
+        ]
+        return "forcebench", suite.forcebench_predictions(items, evaluator)
+    return "eviscope", [suite.eviscope_prediction(s["doc"], _reply(s)) for s in samples]
+
+
+def predictions_from_inspect_log(
+    path: Path, evaluator: str | None = None
+) -> tuple[str, list[dict[str, Any]]]:
+    """(``eviscope`` or ``forcebench``, SPEC §3 or §6 predictions) of an inspect-ai log, in sample order."""
+    from inspect_ai.log import read_eval_log
+
+    samples = read_eval_log(str(path)).samples or []
+    if samples and "which" in samples[0].metadata:
+        items = [
+            suite.forcebench_item(s.metadata, s.metadata["which"], s.metadata["judge"], s.output.completion)
+            for s in samples
+        ]
+        return "forcebench", suite.forcebench_predictions(items, evaluator)
+    return "eviscope", [suite.eviscope_prediction(s.metadata, s.output.completion) for s in samples]
+
+
+def convert(log: Path, out: Path, evaluator: str | None = None) -> tuple[str, int]:
+    """Write the predictions of an lm-eval samples file (``.jsonl``) or an inspect-ai log (``.eval``,
+    ``.json``) to ``out`` (JSONL); returns (kind, count)."""
+    if not log.is_file():
+        raise EviScopeError(f"{log}: no such file")
+    if log.suffix in (".eval", ".json"):
+        kind, predictions = predictions_from_inspect_log(log, evaluator)
+    else:
+        kind, predictions = predictions_from_samples(_read_jsonl(log), evaluator)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in predictions), encoding="utf-8")
+    return kind, len(predictions)

@@ -1,0 +1,304 @@
+"""EviScope and ForceBench inside the real lm-evaluation-harness and inspect-ai, on CPU.
+
+Each test runs a harness's own command line on the tasks shipped in ``eviscope.harness``, turns the
+replies it logged into prediction files (``eviscope tasks predictions``), scores those with
+``eviscope score`` (also ``--config forcebench``), and checks that every metric the harness
+reported equals the suite's to 1e-9. The tiny random model makes unreadable replies (every action
+null), so a scripted OpenAI-compatible server also drives lm-eval with replies of every kind.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+import threading
+import uuid
+import zlib
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+import yaml
+from eviscope_fixtures import write_dataset
+
+from eviscope.cli import main
+from eviscope.dataset import load_rows
+from eviscope.forcebench.prompts import label_set
+from eviscope.forcebench.rows import read_rows
+from eviscope.harness import suite, tasks_path
+from eviscope.runner.policies import render
+
+pytest.importorskip("lm_eval")
+pytest.importorskip("inspect_ai")
+pytest.importorskip("transformers")
+
+BIN = Path(sys.executable).parent
+QUARTETS = 2
+"""Quartets the tiny-model runs generate for (``--limit`` 8 rows, and 8 ForceBench requests = 4 pairs)."""
+
+
+def _env(**extra: str) -> dict[str, str]:
+    return {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", **extra}
+
+
+def _run(argv: list[str], cwd: Path, **env: str) -> None:
+    done = subprocess.run(argv, cwd=cwd, env=_env(**env), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+@pytest.fixture(scope="module")
+def tiny_model(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from eviscope.tiny_model import build_tiny_model
+
+    corpus = [render("vanilla", row) for row in load_rows("eviscope-v1.1", built_dataset)]
+    return build_tiny_model(tmp_path_factory.mktemp("tiny-model"), corpus)
+
+
+def _subset(built_dataset: Path, tmp: Path, quartets: int) -> Path:
+    """The first ``quartets`` quartets of eviscope-v1.1 and the first ``2 * quartets`` ForceBench pairs:
+    the rows a harness ``--limit`` of ``4 * quartets`` requests covers, for the suite's scorers.
+
+    The folder's name is new each time: ``datasets`` caches a local folder by its name, across runs
+    (see :func:`eviscope.harness.suite.load_rows`), and ``eviscope score`` reads it through that cache.
+    """
+    root = tmp / f"subset-{uuid.uuid4().hex[:12]}"
+    write_dataset(root, "eviscope-v1.1", load_rows("eviscope-v1.1", built_dataset)[: 4 * quartets])
+    pairs = pq.read_table(built_dataset / "data" / "forcebench" / "test.parquet").slice(0, 2 * quartets)
+    pq.write_table(pairs, root / "forcebench.parquet")
+    return root
+
+
+def _suite_scores(log: Path, subset: Path, tmp: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """Convert a harness log into predictions and score them with the suite's own commands."""
+    preds = tmp / f"{log.stem}.predictions.jsonl"
+    capsys.readouterr()
+    assert main(["tasks", "predictions", str(log), "--out", str(preds)]) == 0
+    capsys.readouterr()
+    if "forcebench" in log.name:
+        assert (
+            main(
+                [
+                    "score",
+                    str(preds),
+                    "--config",
+                    "forcebench",
+                    "--dataset",
+                    str(subset / "forcebench.parquet"),
+                    "--json",
+                ]
+            )
+            == 0
+        )
+        return json.loads(capsys.readouterr().out)
+    out = tmp / f"{log.stem}.report"
+    argv = ["score", str(preds), "--dataset", str(subset), "--json", "--out", str(out)]
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)["overall"]
+
+
+def _assert_same(harness: dict[str, float], ours: dict[str, Any], names: tuple[str, ...]) -> None:
+    for name in names:
+        theirs = harness[name]
+        assert isinstance(theirs, float), (name, theirs)
+        assert math.isclose(theirs, ours[name], rel_tol=0, abs_tol=1e-9), (name, theirs, ours[name])
+
+
+def _lm_eval_results(out: Path) -> dict[str, dict[str, float]]:
+    [results] = out.rglob("results_*.json")
+    by_task = json.loads(results.read_text())["results"]
+    return {
+        task: {k.removesuffix(",none"): v for k, v in metrics.items() if k.endswith(",none")}
+        for task, metrics in by_task.items()
+    }
+
+
+def _samples(out: Path, task: str) -> Path:
+    [samples] = out.rglob(f"samples_{task}_*.jsonl")
+    return samples
+
+
+def _lm_eval(model: str, model_args: list[str], dataset: Path, out: Path, limit: int, *extra: str) -> None:
+    argv = [str(BIN / "lm-eval"), "run", "--model", model, "--model_args", *model_args,
+            "--tasks", "eviscope_v1_1", "forcebench_generic", "--include_path", str(tasks_path("lm-eval")),
+            "--metadata", json.dumps({"dataset": str(dataset)}), "--limit", str(limit), "--log_samples",
+            "--output_path", str(out), "--apply_chat_template", *extra]  # fmt: skip
+    _run(argv, out.parent)
+
+
+def test_lm_eval_hf_tiny_model_reports_what_eviscope_score_does(
+    tiny_model: Path, built_dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "lm-eval"
+    _lm_eval("hf", [f"pretrained={tiny_model}", "dtype=float32"], built_dataset, out, 4 * QUARTETS,
+             "--device", "cpu", "--batch_size", "8", "--gen_kwargs", "max_gen_toks=16")  # fmt: skip
+    results = _lm_eval_results(out)
+    subset = _subset(built_dataset, tmp_path, QUARTETS)
+    assert set(results["eviscope_v1_1"]) >= set(suite.EVISCOPE_METRICS)
+    ours = _suite_scores(_samples(out, "eviscope_v1_1"), subset, tmp_path, capsys)
+    _assert_same(results["eviscope_v1_1"], ours, suite.EVISCOPE_METRICS)
+    ours = _suite_scores(_samples(out, "forcebench_generic"), subset, tmp_path, capsys)
+    assert ours["n"] == 2 * QUARTETS
+    _assert_same(results["forcebench_generic"], ours, suite.FORCEBENCH_METRICS)
+
+
+def test_inspect_hf_tiny_model_reports_what_eviscope_score_does(
+    tiny_model: Path, built_dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from inspect_ai.log import read_eval_log
+
+    logs = tmp_path / "inspect"
+    file = tasks_path("inspect")
+    argv = [str(BIN / "inspect"), "eval", f"{file}@eviscope_v1_1", f"{file}@forcebench_generic",
+            "--model", "hf/local", "-M", f"model_path={tiny_model}", "-M", "device=cpu", "-M", "do_sample=false",
+            "-T", f"dataset={built_dataset}", "--limit", str(4 * QUARTETS), "--max-tokens", "16",
+            "--log-dir", str(logs), "--display", "none"]  # fmt: skip
+    _run(argv, tmp_path)
+    subset = _subset(built_dataset, tmp_path, QUARTETS)
+    found = sorted(logs.glob("*.eval"))
+    assert len(found) == 2
+    for log in found:
+        [scores] = read_eval_log(str(log)).results.scores
+        reported = {name: m.value for name, m in scores.metrics.items()}
+        ours = _suite_scores(log, subset, tmp_path, capsys)
+        names = suite.FORCEBENCH_METRICS if "forcebench" in log.name else suite.EVISCOPE_METRICS
+        _assert_same(reported, ours, names)
+
+
+# --- lm-eval against a scripted OpenAI-compatible server: replies of every kind ------------------
+
+
+def _pick(key: str, n: int) -> int:
+    return zlib.crc32(key.encode()) % n
+
+
+def _eviscope_reply(row: dict[str, Any]) -> str:
+    """A reply chosen by the row id: half of the rows get the expected action done right, the others
+    a right answer from a wrong source, a wrong answer, the wrong action, or no JSON at all."""
+    docs = [d["doc_id"] for d in row["documents"]]
+    support = row["supporting_doc_ids"][:1] or docs[:1]
+    other = [d for d in docs if d not in row["supporting_doc_ids"]][:1] or docs[:1]
+    span = row["support_spans"][0] if row["support_spans"] else {"doc_id": docs[0], "text": "nothing"}
+    gold = row["answers"][0]
+    right = {
+        "answer": {"action": "answer", "answer": gold, "citations": support, "quotes": [span]},
+        "abstain": {"action": "abstain", "answer": "", "citations": [], "quotes": []},
+        "flag_conflict": {"action": "flag_conflict", "answer": "", "citations": docs, "quotes": []},
+    }
+    wrong = [
+        {"action": "answer", "answer": gold, "citations": other, "quotes": []},
+        {"action": "answer", "answer": "somebody else", "citations": [*support, *other], "quotes": [span]},
+        *(reply for action, reply in right.items() if action != row["expected_action"]),
+    ]
+    choice = _pick(row["id"], 2 * (len(wrong) + 1))
+    if choice > len(wrong):
+        return json.dumps(right[row["expected_action"]])
+    return "I cannot tell." if choice == len(wrong) else json.dumps(wrong[choice])
+
+
+def _forcebench_reply(row: dict[str, Any], which: str, judge: str) -> str:
+    labels = [*label_set(judge), "maybe"]  # the last is outside the label set: a missing score
+    return json.dumps({"label": labels[_pick(f"{row['id']}#{which}", len(labels))]})
+
+
+@pytest.fixture
+def scripted_server(built_dataset: Path) -> Iterator[str]:
+    """An OpenAI-compatible chat server that knows every prompt of eviscope-v1.1 and forcebench (generic)."""
+    replies = {
+        suite.eviscope_prompt(row): _eviscope_reply(row) for row in load_rows("eviscope-v1.1", built_dataset)
+    }
+    for row in read_rows(built_dataset):
+        for which, prompt in suite.forcebench_prompts(row, "generic").items():
+            replies[prompt] = _forcebench_reply(row, which, "generic")
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            text = replies[body["messages"][-1]["content"]]
+            choice = {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+            data = json.dumps(
+                {"choices": [choice], "usage": {"prompt_tokens": 1, "completion_tokens": 1}}
+            ).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_lm_eval_chat_server_metrics_of_every_kind_match_eviscope_score(
+    scripted_server: str, built_dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    quartets = 40  # the whole config: the server answers at once
+    out = tmp_path / "lm-eval"
+    args = ["model=scripted", f"base_url={scripted_server}", "num_concurrent=4", "max_retries=1",
+            "tokenizer_backend=None"]  # fmt: skip
+    _lm_eval("local-chat-completions", args, built_dataset, out, 4 * quartets)
+    results = _lm_eval_results(out)
+    subset = _subset(built_dataset, tmp_path, quartets)
+    ours = _suite_scores(_samples(out, "eviscope_v1_1"), subset, tmp_path, capsys)
+    _assert_same(results["eviscope_v1_1"], ours, suite.EVISCOPE_METRICS)
+    # The replies make every kind of outcome, so the comparison is not one of zeros.
+    assert 0 < ours["joint_success"] < 1 and ours["quartet_consistency"] + ours["noise_robustness"] > 0
+    assert 0 < ours["span_f1"] < 1 and 0 < ours["unsupported_citation_rate"] < 1
+    ours = _suite_scores(_samples(out, "forcebench_generic"), subset, tmp_path, capsys)
+    assert ours["n"] == 2 * quartets and 0 < ours["mvr"] < 1 and ours["missing"] > 0
+    _assert_same(results["forcebench_generic"], ours, suite.FORCEBENCH_METRICS)
+
+
+def test_tasks_path_lists_every_task_with_every_suite_metric(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tasks", "path"]) == 0
+    folder = Path(capsys.readouterr().out.strip())
+    tasks = {p.stem for p in folder.glob("*.yaml")}
+    assert tasks >= {
+        *suite.EVISCOPE_CONFIGS,
+        *(f"forcebench_{j}" for j in suite.FORCEBENCH_JUDGES),
+        "eviscope",
+    }
+    for template, names in (("_eviscope_template_yaml", suite.EVISCOPE_METRICS),
+                            ("_forcebench_template_yaml", suite.FORCEBENCH_METRICS)):  # fmt: skip
+        text = (folder / template).read_text().replace("!function", "")
+        listed = [m["metric"] for m in yaml.safe_load(text)["metric_list"]]
+        assert listed == list(names), template
+    assert main(["tasks", "path", "--harness", "inspect"]) == 0
+    assert Path(capsys.readouterr().out.strip()).is_file()
+
+
+def test_every_lm_eval_task_file_is_package_data() -> None:
+    import tomllib
+
+    repo = Path(__file__).resolve().parents[1]
+    patterns = tomllib.loads((repo / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    shipped = patterns["eviscope.harness"]
+    folder = tasks_path("lm-eval")
+    files = [p.relative_to(folder.parent) for p in folder.iterdir() if p.is_file()]
+    assert files and all(any(f.match(pattern) for pattern in shipped) for f in files)
+
+
+def test_tasks_predictions_names_the_line_that_is_not_a_logged_sample(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "samples_eviscope_v1_1_x.jsonl"
+    log.write_text('{"doc_id": 0, "doc": {"id": "q01-noisy"}, "filtered_resps": ["{}"]}\n{"id": "q01"}\n')
+    assert main(["tasks", "predictions", str(log), "--out", str(tmp_path / "p.jsonl")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("samples_eviscope_v1_1_x.jsonl:2: not an lm-eval logged sample (doc_id, doc, "
+                        "filtered_resps); give the samples_<task>_<time>.jsonl that --log_samples wrote")  # fmt: skip
+    assert "\n" not in err and not (tmp_path / "p.jsonl").exists()
