@@ -28,6 +28,18 @@ def test_the_sheet_is_blind_and_holds_the_edited_sentence() -> None:
     assert not {"expected_action", "conflict_answer", "conflicting_doc_ids"} & set(items[0])
 
 
+def test_the_edited_sentence_is_whole_across_abbreviations() -> None:
+    row = {**ROWS[3], "documents": [dict(doc) for doc in ROWS[3]["documents"]]}
+    conflict = next(doc for doc in row["documents"] if doc["doc_id"] in row["conflicting_doc_ids"])
+    conflict["text"] = "They came first. They were licensed by St. George's Church in 1951. Later, more."
+    row["support_spans"] = [
+        {**row["support_spans"][0], "text": "They were licensed by St. George's Church in 1901."}
+    ]
+    row["conflict_answer"] = "1951"
+    (item,) = conflict_sheet([row])
+    assert item["edited"] == "They were licensed by St. George's Church in 1951."
+
+
 def test_a_sample_depends_on_each_question_not_on_the_other_rows() -> None:
     three = {item["id"] for item in conflict_sheet(ROWS, sample=3, seed=5)}
     fewer = {

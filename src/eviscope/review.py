@@ -22,6 +22,7 @@ from typing import Any
 
 from eviscope.errors import EviScopeError
 from eviscope.normalize import contains
+from eviscope.sentences import sentence_spans
 
 CRITERIA: tuple[str, ...] = ("same_type", "believable", "fluent")
 SHEET_FIELDS: tuple[str, ...] = ("item", "id", "question", "original", "edited", *CRITERIA, "note")
@@ -32,17 +33,12 @@ def _edited_sentence(text: str, original: str, answer: str) -> str:
     from difflib import SequenceMatcher
 
     best, score = text, -1.0
-    for sentence in _sentences(text):
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
         ratio = SequenceMatcher(None, sentence, original).ratio() + contains(sentence, answer)
         if ratio > score:
             best, score = sentence, ratio
     return best
-
-
-def _sentences(text: str) -> list[str]:
-    import re
-
-    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])", text) if s.strip()]
 
 
 def conflict_sheet(rows: Iterable[dict[str, Any]], sample: int | None = None, seed: int = 0) -> list[dict]:
