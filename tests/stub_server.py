@@ -78,6 +78,11 @@ class StubServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            # as real servers (uvicorn, vLLM) do: keep connections alive and send replies at once
+            # (no Nagle wait for the client's delayed ACK of the headers before the body goes out)
+            protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True
+
             def log_message(self, *args: Any) -> None:
                 pass
 

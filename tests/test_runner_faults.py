@@ -113,7 +113,8 @@ def test_a_server_refusing_connections_gives_up_after_n_requests_and_a_rerun_res
     assert main(_argv(built_dataset, tmp_path, url, *argv)) == 2
     message = _one_line_error(capsys)
     assert (
-        f"the server at {url} looks down: 3 requests in a row failed after every retry (last: Conn" in message
+        f"the server at {url} looks down: 3 requests in a row failed after every retry (last: ClientConnectorError"
+        in message
     )
     assert "; 37 rows were left unsent and 3 requests failed (first: row q01-sufficient); " in message
     assert message.endswith("0 finished rows of this session are saved in "

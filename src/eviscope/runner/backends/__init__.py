@@ -3,7 +3,7 @@
 A backend is one module here holding the backend class and its ``Settings`` (a
 :class:`~eviscope.runner.backends.base.BackendSettings` whose fields are the backend's options), plus
 one line in :data:`BACKENDS`. Each backend module imports its engine lazily, inside the backend:
-importing this package pulls in neither vLLM, torch nor httpx.
+importing this package pulls in neither vLLM, torch nor aiohttp.
 """
 
 from __future__ import annotations

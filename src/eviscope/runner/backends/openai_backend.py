@@ -119,10 +119,10 @@ class OpenAIBackend:
         give_up_after: int = GIVE_UP_AFTER,
     ) -> None:
         try:
-            import httpx
+            import aiohttp
         except ImportError as err:
-            raise EviScopeError(f"the openai backend needs httpx ({err}): `pip install httpx`") from None
-        self._httpx = httpx
+            raise EviScopeError(f"the openai backend needs aiohttp ({err}): `pip install aiohttp`") from None
+        self._aiohttp = aiohttp
         self.model = model
         self.sampling = sampling
         self.base_url = base_url.rstrip("/")
@@ -164,7 +164,7 @@ class OpenAIBackend:
                 "http_give_up_after": self.give_up_after,
                 "http_retries_made": self.transport_retries,
                 "http_most_retries_of_a_request": self.most_retries,
-                "httpx_version": package_version("httpx"),
+                "aiohttp_version": package_version("aiohttp"),
             },
         )
 
@@ -188,10 +188,12 @@ class OpenAIBackend:
         return asyncio.run(self._complete_all(requests)) if requests else []
 
     async def _complete_all(self, requests: list[ChatRequest]) -> list[Completion]:
-        httpx = self._httpx
-        limits = httpx.Limits(max_connections=self.concurrency, max_keepalive_connections=self.concurrency)
-        async with httpx.AsyncClient(
-            base_url=self.base_url, headers=self._headers, timeout=self.timeout_s, limits=limits
+        aiohttp = self._aiohttp
+        # connecting, and each read of the reply, may take timeout_s; proxies from the environment
+        timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.timeout_s, sock_read=self.timeout_s)
+        connector = aiohttp.TCPConnector(limit=self.concurrency)
+        async with aiohttp.ClientSession(
+            headers=self._headers, timeout=timeout, connector=connector, trust_env=True
         ) as client:
             gate = asyncio.Semaphore(self.concurrency)
             self._tripped = asyncio.Event()  # an event belongs to this call's event loop
@@ -208,8 +210,10 @@ class OpenAIBackend:
         return min(self.max_backoff_s, wait)
 
     async def _one(self, client: Any, gate: asyncio.Semaphore, request: ChatRequest) -> Completion:
-        httpx = self._httpx
-        body = self.body(request)
+        aiohttp = self._aiohttp
+        url = f"{self.base_url}/chat/completions"
+        data = json.dumps(self.body(request), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        post = {"data": data.encode(), "headers": {"Content-Type": "application/json"}}
         async with gate:
             start = time.perf_counter()
             calls = 0
@@ -227,8 +231,9 @@ class OpenAIBackend:
                 self.engine_calls += 1
                 retry_after = None
                 try:
-                    response = await client.post("/chat/completions", json=body)
-                except httpx.RequestError as err:  # timeouts, refused, reset or dropped connections
+                    async with client.post(url, **post) as reply:
+                        response = _Reply(reply.status, reply.headers, await reply.read())
+                except (aiohttp.ClientError, TimeoutError) as err:  # timeouts, refused, reset or dropped
                     error = f"{type(err).__name__} from {self.base_url}"
                     reason = type(err).__name__
                 else:
@@ -296,15 +301,28 @@ def retry_after_seconds(value: str | None) -> float | None:
     return max(0.0, seconds) if seconds == seconds else None  # NaN is unreadable
 
 
-def _snippet(response: Any) -> str:
+@dataclass(frozen=True)
+class _Reply:
+    """One HTTP reply, read whole."""
+
+    status_code: int
+    headers: Any
+    content: bytes
+
+    @property
+    def text(self) -> str:
+        return self.content.decode("utf-8", errors="replace")
+
+
+def _snippet(response: _Reply) -> str:
     """The start of a response body, as one printable line (for error messages)."""
     return plain(response.text, 200)
 
 
-def _json_object(response: Any) -> dict[str, Any] | None:
+def _json_object(response: _Reply) -> dict[str, Any] | None:
     """The body as a JSON object, or None when it is not one (a truncated or garbled body)."""
     try:
-        payload = response.json()
+        payload = json.loads(response.content)
     except ValueError:  # not JSON, or not decodable text
         return None
     return payload if isinstance(payload, dict) else None
