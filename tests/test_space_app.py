@@ -245,7 +245,7 @@ def test_double_annotation_keeps_sheets_apart_and_queues_disagreements(space: tu
         if decision.startswith("reject"):
             verdict[7] = "ambiguous"
         next_id, _, progress, _ = client.predict(
-            "forcebench", annotator, row_id, *verdict, *NO_EVISCOPE_VERDICT, api_name="/annotate_save"
+            "forcebench", annotator, row_id, *NO_EVISCOPE_VERDICT, *verdict, api_name="/annotate_save"
         )
         assert progress.startswith("1 of") and next_id != row_id
     sheets = sorted(p.name for p in (results / "annotations" / "forcebench").glob("*.csv"))
@@ -264,8 +264,8 @@ def test_double_annotation_keeps_sheets_apart_and_queues_disagreements(space: tu
             "eviscope",
             "ann-a",
             row_id,
-            *NO_FORCEBENCH_VERDICT,
             *NO_EVISCOPE_VERDICT,  # no action chosen
+            *NO_FORCEBENCH_VERDICT,
             api_name="/annotate_save",
         )
 
