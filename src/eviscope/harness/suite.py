@@ -48,8 +48,6 @@ EVISCOPE_CONFIGS: dict[str, str] = {
 FORCEBENCH_JUDGES: tuple[str, ...] = tuple(forcebench_scoring.PROMPT_LABELS)
 """The judge prompts, one ForceBench task each (``forcebench_<judge>``)."""
 
-FORCEBENCH_CONFIG = "forcebench"
-
 USAGE_METRICS = frozenset(
     {"avg_prompt_tokens", "avg_completion_tokens", "avg_calls", "avg_latency_s", "total_cost_usd"}
 )
