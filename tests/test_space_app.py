@@ -72,7 +72,7 @@ def recorded(results: Path, config: str) -> list[dict[str, Any]]:
 
 
 def test_browse_filters_rows_and_shows_the_quartet_with_span_and_conflict_diff(
-    space: tuple[Client, Path],
+    space: tuple[Client, Path], built_dataset: Path
 ) -> None:
     client, _ = space
     table, note = client.predict(CONFIG, "conflicting", "any", "any", "any", "", api_name="/browse")
@@ -89,6 +89,10 @@ def test_browse_filters_rows_and_shows_the_quartet_with_span_and_conflict_diff(
     assert fb["data"] and {
         (line[columns.index("axis")], str(line[columns.index("severity")])) for line in fb["data"]
     } == {("numeric", "2")}
+    by_id = {row["id"]: row for row in read_rows(built_dataset)}
+    assert [line[columns.index("claim_source")] for line in fb["data"]] == [
+        by_id[line[0]]["claim_source"] for line in fb["data"]
+    ]  # where each claim came from, as built
 
     view = client.predict(CONFIG, "q01-noisy", api_name="/show")
     for variant in ("sufficient", "noisy", "insufficient", "conflicting"):
