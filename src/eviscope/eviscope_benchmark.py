@@ -21,7 +21,7 @@ from rich.table import Table
 from eviscope.benchmark import AnnotationField, Config, HubTask, Metric, RunOption, Scored, SpaceScore
 from eviscope.dataset import DEFAULT_CONFIG, load_rows
 from eviscope.error_export import failing_quartets, write_error_export
-from eviscope.errors import EviScopeError, os_error, plain
+from eviscope.errors import field_error, os_error, plain
 from eviscope.predictions import Prediction, load_predictions
 from eviscope.reports import format_value, report, write_reports
 from eviscope.rows import ACTIONS, VARIANTS
@@ -229,10 +229,7 @@ class EviScopeAnnotation:
             try:
                 verdicts[line["id"]] = self.verdict(line["id"], values)
             except ValidationError as err:
-                first = err.errors()[0]
-                raise EviScopeError(
-                    f"{where}: line {number}: field annotation_{first['loc'][0]}: {first['msg']}"
-                ) from None
+                raise field_error(err, f"{where}: line {number}", "annotation_") from None
         return verdicts
 
     def agreement(

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from rich.table import Table
 
 from eviscope.benchmark import AnnotationField, Config, HubTask, Metric, RunOption, Scored, SpaceScore
-from eviscope.errors import EviScopeError, os_errors
+from eviscope.errors import EviScopeError, field_error, os_errors
 from eviscope.forcebench.annotation import (
     ANNOTATION_FIELDS,
     BOUNDARY_TYPES,
@@ -176,10 +176,7 @@ class ForceBenchAnnotation:
             try:
                 verdicts[row_id] = self.verdict(row_id, values)
             except ValidationError as err:
-                first = err.errors()[0]
-                raise EviScopeError(
-                    f"{where}: line {number}: field annotation_{first['loc'][0]}: {first['msg']}"
-                ) from None
+                raise field_error(err, f"{where}: line {number}", "annotation_") from None
         return verdicts
 
     def agreement(

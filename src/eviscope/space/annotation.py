@@ -31,7 +31,7 @@ from huggingface_hub.errors import HfHubHTTPError
 from pydantic import BaseModel, ValidationError
 
 from eviscope.benchmark import AnnotationFlow, annotated
-from eviscope.errors import EviScopeError
+from eviscope.errors import EviScopeError, field_error
 from eviscope.forcebench.annotation import stable_hash
 from eviscope.space.storage import LOCK_TIMEOUT_S, HubMirror, describe_failure, sweep, write_atomically
 
@@ -217,8 +217,7 @@ class AnnotationStore:
         try:
             verdict: BaseModel = flow(benchmark).verdict(row["id"], values)
         except ValidationError as err:
-            first = err.errors()[0]
-            raise EviScopeError(f"row {row['id']}: field {first['loc'][0]}: {first['msg']}") from None
+            raise field_error(err, f"row {row['id']}") from None
         if self._unmirrored:
             raise EviScopeError(f"annotations cannot be saved: {self._unmirrored}; restart the Space")
         by_id = {r["id"]: r for r in rows}
