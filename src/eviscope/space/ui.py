@@ -169,7 +169,8 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
     flows = {name: f for name, f in annotated().items() if f.config in configs}
     """Each benchmark annotated here; its form's inputs come in this order, one form after another."""
     offsets = {name: sum(len(f.fields) for f in list(flows.values())[:i]) for i, name in enumerate(flows)}
-    documents = [f for f in flows.values() for field in f.fields if field.kind == "document"]
+    document_inputs = sum(field.kind == "document" for f in flows.values() for field in f.fields)
+    """How many inputs choose one of the shown row's documents (each is offered that row's documents)."""
 
     def candidates(benchmark: str) -> list[dict[str, Any]]:
         annotation = flow(benchmark)
@@ -184,7 +185,7 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
         todo = [row for row in queue_order(pool) if row["id"] not in done]
         progress = f"{len(done)} of {len(pool)} rows annotated by {annotator}"
         if not todo:
-            nothing = [gr.update(choices=[], value=None) for _ in documents]
+            nothing = [gr.update(choices=[], value=None) for _ in range(document_inputs)]
             return "", "<p>Nothing left to annotate.</p>", progress, *nothing
         row = todo[0]
         docs = [(f"document {i}", d["doc_id"]) for i, d in enumerate(row.get("documents", []), start=1)]
@@ -192,7 +193,7 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
             row["id"],
             flow(benchmark).blinded_html(row),
             progress,
-            *(gr.update(choices=[("none", ""), *docs], value="") for _ in documents),
+            *(gr.update(choices=[("none", ""), *docs], value="") for _ in range(document_inputs)),
         )
 
     @_user_errors
