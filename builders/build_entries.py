@@ -87,9 +87,13 @@ class ForceBenchBuilder:
         table = Table(title=f"ForceBench: {statuses}", title_justify="left")
         table.add_column("axis")
         table.add_column("pairs", justify="right")
+        sources = list(next(iter(report["claim_source"].values()), {}))
+        for source in sources:  # claim_source: where each pair's calibrated claim came from
+            table.add_column(source, justify="right", no_wrap=True)
         for axis, count in report["axis"].items():
-            table.add_row(axis, str(count))
-        table.add_row("all", str(report["rows"]), end_section=True)
+            table.add_row(axis, str(count), *(str(report["claim_source"][axis][s]) for s in sources))
+        totals = [str(sum(by_source[s] for by_source in report["claim_source"].values())) for s in sources]
+        table.add_row("all", str(report["rows"]), *totals, end_section=True)
         for lint, passed in report["lints_passed"].items():
             table.add_row(f"lint {lint}", f"{passed}/{report['rows']}")
         return [table]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -51,6 +52,27 @@ def test_the_drafted_pool_reaches_its_targets(built: tuple[Path, dict]) -> None:
     assert len({row["id"] for row in rows}) == len(rows)
     assert set(report["source"]["files"]) == {p.name for p in require_attributionbench().glob("*.jsonl")}
     json.dumps(report)  # the report is JSON-able
+
+
+def test_the_build_table_counts_each_claim_source_per_axis(built: tuple[Path, dict]) -> None:
+    from rich.console import Console
+
+    from eviscope.builders.build_entries import FORCEBENCH
+
+    _, report = built
+    console = Console(width=80, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    console.print(*FORCEBENCH.summary(report))
+    lines = console.export_text().splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    assert any(re.search(r"axis .* pairs .* attribution_claim .* evidence_sentence", line) for line in lines)
+    rows = read_rows(built[0])
+    for axis in (*AXES, "all"):
+        counts = [int(n) for n in re.findall(r"\d+", next(line for line in lines if f" {axis} " in line))]
+        of_axis = [r for r in rows if axis in ("all", r["axis"])]
+        assert counts == [
+            len(of_axis),
+            *(sum(r["claim_source"] == cs for r in of_axis) for cs in CLAIM_SOURCES),
+        ]
 
 
 def test_every_drafted_row_passes_the_locality_lints(built: tuple[Path, dict]) -> None:

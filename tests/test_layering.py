@@ -8,13 +8,25 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "src" / "eviscope"
-BUILD_TIME = {PACKAGE / "commands" / "forcebench.py"}
-"""Build-time commands: ``eviscope forcebench adjudicate`` writes a settled config with the builders."""
+BUILD_TIME = {(PACKAGE / "commands" / "forcebench.py", "run_adjudicate")}
+"""Build-time commands, as (file, function): ``eviscope forcebench adjudicate`` writes the settled
+ForceBench config with the builders' Parquet writer; its function alone may import a builder."""
 
 
-def _imports(path: Path) -> set[str]:
+def _imports(path: Path, skip: str | None = None) -> set[str]:
+    """The modules ``path`` imports (and the names it imports from them), but not those imported
+    inside its top-level function ``skip``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = {
+        id(inner)
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.name == skip
+        for inner in ast.walk(node)
+    }
     names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
         if isinstance(node, ast.Import):
             names |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
@@ -30,7 +42,9 @@ def _python_files(*roots: Path) -> list[Path]:
 def test_only_the_command_line_imports_the_commands() -> None:
     outside = [
         path.relative_to(REPO).as_posix()
-        for path in _python_files(PACKAGE, REPO / "builders", REPO / "metrics", REPO / "spaces")
+        for path in _python_files(
+            PACKAGE, *(REPO / folder for folder in ("builders", "metrics", "spaces", "tests", "benchmarks", "scripts"))
+        )
         if PACKAGE / "commands" not in path.parents and path != PACKAGE / "cli.py"
         and any(name.startswith("eviscope.commands") for name in _imports(path))
     ]  # fmt: skip
@@ -41,7 +55,9 @@ def test_run_time_code_imports_no_builder() -> None:
     importing = [
         path.relative_to(REPO).as_posix()
         for path in _python_files(PACKAGE, REPO / "metrics", REPO / "spaces")
-        if path not in BUILD_TIME and any(name.startswith("eviscope.builders") for name in _imports(path))
+        if any(
+            name.startswith("eviscope.builders") for name in _imports(path, skip=dict(BUILD_TIME).get(path))
+        )
     ]
     assert importing == []
 
@@ -72,6 +88,57 @@ def test_no_test_imports_a_benchmark() -> None:
         or _loads_a_benchmark_file(path)
     ]
     assert offenders == []
+
+
+def _names_compared(source: str, names: set[str]) -> list[tuple[int, str]]:
+    """(line, name) of each string constant in ``names`` (stripped of ``/``) that ``source``
+    compares something with: ``==``/``!=``/``in`` (also against a tuple of them), a ``match`` case,
+    or ``str.startswith``/``endswith``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+        elif isinstance(node, ast.MatchValue):
+            operands = [node.value]
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) in ("startswith", "endswith"):
+            operands = list(node.args)
+        else:
+            continue
+        for operand in operands:
+            elements = operand.elts if isinstance(operand, (ast.Tuple, ast.List, ast.Set)) else [operand]
+            found += [
+                (node.lineno, e.value)
+                for e in elements
+                if isinstance(e, ast.Constant) and isinstance(e.value, str) and e.value.strip("/") in names
+            ]
+    return found
+
+
+def test_nothing_outside_a_benchmark_asks_which_benchmark_it_is() -> None:
+    """Only a benchmark's own modules compare a string with a benchmark's or a config's name; the
+    rest of the suite asks the registry. (``builders/`` is the benchmarks' build code, not checked.)"""
+    from eviscope.benchmark import benchmarks
+
+    names = {b.name for b in benchmarks()} | {c.name for b in benchmarks() for c in b.configs}
+    own = {PACKAGE / "forcebench", PACKAGE / "eviscope_benchmark.py"}
+    asking = [
+        f"{path.relative_to(REPO).as_posix()}:{line} {name!r}"
+        for path in _python_files(PACKAGE, REPO / "metrics", REPO / "spaces")
+        if not own & {path, *path.parents}
+        for line, name in _names_compared(path.read_text(encoding="utf-8"), names)
+    ]
+    assert asking == []
+
+
+def test_the_benchmark_check_sees_each_kind_of_comparison() -> None:
+    source = (
+        'if config == "forcebench" or kind in ("x", "eviscope-v1.1") or repo.endswith("/forcebench"):\n'
+        "    pass\n"
+        'match name:\n    case "forcebench":\n        pass\n'
+        'label = "forcebench"  # a name, not a comparison\n'
+    )
+    hits = _names_compared(source, {"forcebench", "eviscope-v1.1"})
+    assert sorted(hits) == [(1, "/forcebench"), (1, "eviscope-v1.1"), (1, "forcebench"), (4, "forcebench")]
 
 
 def test_the_runner_imports_no_benchmark() -> None:

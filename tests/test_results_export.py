@@ -16,7 +16,7 @@ from runner_fixtures import chat_server
 from eviscope.cli import main
 from eviscope.dataset import load_rows
 from eviscope.predictions import load_predictions
-from eviscope.release.eval_results import TASKS, eval_yaml, read_results
+from eviscope.release.eval_results import eval_yaml, read_results, tasks
 from eviscope.scoring import score_predictions
 
 FAKE_TOKEN = "hf_" + "Fake" * 9
@@ -52,12 +52,12 @@ def test_export_round_trips_through_huggingface_hub(
     ]
     rows = load_rows("eviscope-v1.1", built_dataset)
     overall = score_predictions(rows, load_predictions(finished_run / "predictions.jsonl", rows)).overall
-    task_ids = {t["id"] for t in yaml.safe_load(eval_yaml([t.config for t in TASKS], "d"))["tasks"]}
+    task_ids = {t["id"] for t in yaml.safe_load(eval_yaml([t.config for t in tasks()], "d"))["tasks"]}
     for path in files:
         (entry,) = parse_eval_result_entries(yaml.safe_load(path.read_text()))
         assert (entry.dataset_id, entry.notes) == (BENCHMARK, "gate, eviscope 0.1.0")
         assert entry.task_id in task_ids
-        metric = next(t.metric for t in TASKS if t.id == entry.task_id)
+        metric = next(t.metric for t in tasks() if t.id == entry.task_id)
         assert entry.value == pytest.approx(overall[metric], abs=1e-6)
         assert entry.date is not None
         assert read_results(path.read_text()) == [entry]

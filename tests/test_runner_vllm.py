@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from runner_fixtures import ANSWER, read_jsonl
 
-from eviscope.cli import main, make_parser
+from eviscope.cli import main
 from eviscope.forcebench.task import label_schema
 from eviscope.runner.schemas import ANSWER_SCHEMA
 
@@ -157,18 +157,28 @@ def test_forcebench_judge_predictions_are_scored_by_forcebench(fake_vllm, built_
 
 
 def test_shard_processes_run_the_request_of_their_parent(tmp_path):
-    from eviscope.commands.run import request
+    """A shard process reads the request its parent wrote (``RunRequest.to_json``) and runs the same run."""
+    from eviscope.runner.accounting import PriceTable
+    from eviscope.runner.backends import backend_settings
+    from eviscope.runner.backends.base import SamplingConfig
+    from eviscope.runner.execute import RunSettings
     from eviscope.runner.session import RunRequest
 
-    parser = make_parser()
-    args = parser.parse_args(["run", "--backend", "vllm", "--model", "m", "--out", str(tmp_path), "--data-parallel-size",
-                              "2", "--no-structured-output", "--max-tokens", "64", "--policy", "gate",
-                              "--tensor-parallel-size", "2", "--price-prompt", "0.5"])  # fmt: skip
-    parent = request(args)
+    backend = backend_settings("vllm", {"model": "m", "structured_output": False, "tensor_parallel_size": 2})
+    parent = RunRequest(
+        config="eviscope-v1.1",
+        out=tmp_path,
+        backend=backend,
+        sampling=SamplingConfig(max_tokens=64),
+        options={"policy": "gate"},
+        settings=RunSettings(prices=PriceTable(usd_per_1m_prompt_tokens=0.5)),
+        data_parallel_size=2,
+    )
     child = RunRequest.from_json(parent.to_json())
     assert child == parent
     assert child.backend.structured_output is False and child.backend.tensor_parallel_size == 2
     assert child.options["policy"] == "gate" and child.sampling.max_tokens == 64
+    assert child.settings.prices.usd_per_1m_prompt_tokens == 0.5
 
 
 def test_an_unknown_backend_is_named_with_the_known_ones():

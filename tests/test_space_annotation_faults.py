@@ -162,18 +162,18 @@ def test_the_annotate_tab_shows_a_failed_save_as_its_one_line(
     no_forcebench = ["accept_force_gap", *[""] * 8]
     row_id, _, progress, _ = api["annotate_next"]("forcebench", "ann-a")
     assert progress.startswith("0 of")
-    next_id, _, progress, _ = api["annotate_save"]("forcebench", "ann-a", row_id, *no_forcebench, *[""] * 4)
+    next_id, _, progress, _ = api["annotate_save"]("forcebench", "ann-a", row_id, *[""] * 4, *no_forcebench)
     assert progress.startswith("1 of")
     before = snapshot(folder)
     for make, reason in FAULTS.values():
         make(monkeypatch, folder)
         with pytest.raises(gr.Error) as failure:
-            api["annotate_save"]("forcebench", "ann-a", next_id, *no_forcebench, *[""] * 4)
+            api["annotate_save"]("forcebench", "ann-a", next_id, *[""] * 4, *no_forcebench)
         assert failure.value.message == REFUSED.format(row=next_id, reason=reason)
         assert api["annotate_next"]("forcebench", "ann-a")[0] == next_id  # the tab still serves
         monkeypatch.undo()
         assert snapshot(folder) == before
-    _, _, progress, _ = api["annotate_save"]("forcebench", "ann-a", next_id, *no_forcebench, *[""] * 4)
+    _, _, progress, _ = api["annotate_save"]("forcebench", "ann-a", next_id, *[""] * 4, *no_forcebench)
     assert progress.startswith("2 of")
 
 

@@ -72,7 +72,7 @@ def recorded(results: Path, config: str) -> list[dict[str, Any]]:
 
 
 def test_browse_filters_rows_and_shows_the_quartet_with_span_and_conflict_diff(
-    space: tuple[Client, Path],
+    space: tuple[Client, Path], built_dataset: Path
 ) -> None:
     client, _ = space
     table, note = client.predict(CONFIG, "conflicting", "any", "any", "any", "", api_name="/browse")
@@ -89,6 +89,10 @@ def test_browse_filters_rows_and_shows_the_quartet_with_span_and_conflict_diff(
     assert fb["data"] and {
         (line[columns.index("axis")], str(line[columns.index("severity")])) for line in fb["data"]
     } == {("numeric", "2")}
+    by_id = {row["id"]: row for row in read_rows(built_dataset)}
+    assert [line[columns.index("claim_source")] for line in fb["data"]] == [
+        by_id[line[0]]["claim_source"] for line in fb["data"]
+    ]  # where each claim came from, as built
 
     view = client.predict(CONFIG, "q01-noisy", api_name="/show")
     for variant in ("sufficient", "noisy", "insufficient", "conflicting"):
@@ -245,7 +249,7 @@ def test_double_annotation_keeps_sheets_apart_and_queues_disagreements(space: tu
         if decision.startswith("reject"):
             verdict[7] = "ambiguous"
         next_id, _, progress, _ = client.predict(
-            "forcebench", annotator, row_id, *verdict, *NO_EVISCOPE_VERDICT, api_name="/annotate_save"
+            "forcebench", annotator, row_id, *NO_EVISCOPE_VERDICT, *verdict, api_name="/annotate_save"
         )
         assert progress.startswith("1 of") and next_id != row_id
     sheets = sorted(p.name for p in (results / "annotations" / "forcebench").glob("*.csv"))
@@ -264,8 +268,8 @@ def test_double_annotation_keeps_sheets_apart_and_queues_disagreements(space: tu
             "eviscope",
             "ann-a",
             row_id,
-            *NO_FORCEBENCH_VERDICT,
             *NO_EVISCOPE_VERDICT,  # no action chosen
+            *NO_FORCEBENCH_VERDICT,
             api_name="/annotate_save",
         )
 

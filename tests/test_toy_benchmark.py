@@ -70,3 +70,6 @@ def test_the_toy_benchmark_builds_runs_scores_and_shows_in_the_space(toy, tmp_pa
     table = leaderboard_table(CONFIG, store.records(CONFIG))
     assert table[["system", "accuracy"]].values.tolist() == [["adder", 1.0]]
     assert api["show"](CONFIG, "t2") == "<p>2 + 4</p>"
+    # annotation is optional: the toy declares none, so the Annotate tab refuses it by name
+    with pytest.raises(Exception, match="no annotation flow for 'toy'; choose one of eviscope, forcebench"):
+        api["annotate_next"]("toy", "ann-a")

@@ -87,6 +87,7 @@ class ToySpace:
     browse_columns = ("id", "a", "b")
     leaderboard_columns = ("accuracy",)
     lower_is_better = ()
+    annotation = None
 
     def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
         predictions = read(path)
@@ -119,6 +120,8 @@ class Toy:
     configs = (Config(CONFIG, None),)
     builder = "toy_benchmark:BUILDER"
     run_options = (RunOption("toy_note", "toy: a note the task ignores", metavar="TEXT"),)
+    hub_tasks = ()
+    metric = None
     space = ToySpace()
 
     def load_rows(self, config: str, dataset: Path) -> list[dict[str, Any]]:

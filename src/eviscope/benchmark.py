@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from eviscope.errors import EviScopeError
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
     from rich.console import RenderableType
 
     from eviscope.runner.tasks import Task
@@ -101,6 +102,82 @@ class Scored:
     report: dict[str, Any]
     tables: list[Any] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
+    overall: dict[str, Any] | None = None
+    """The overall metrics by name, as :class:`HubTask` names them (None: the report holds them)."""
+
+    @property
+    def metrics(self) -> dict[str, Any]:
+        return self.report if self.overall is None else self.overall
+
+
+@dataclass(frozen=True)
+class HubTask:
+    """One task (leaderboard) of the benchmark on the Hub's eval results: its id, the config it is
+    scored on, and the key of its headline metric in :attr:`Scored.metrics`."""
+
+    id: str
+    config: str
+    metric: str
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A benchmark's evaluate module: the folder under ``metrics/`` (also the name of its metric
+    Space) and the config whose rows a release checks the staged Space on."""
+
+    folder: str
+    config: str
+
+
+@dataclass(frozen=True)
+class AnnotationField:
+    """One input of a benchmark's annotation form in the Space, named as the verdict's field."""
+
+    name: str
+    label: str
+    kind: str = "text"
+    """``text``; ``choice`` (radio buttons) or ``select`` (a list) of ``choices``; ``document``:
+    one of the shown row's ``documents`` (or none)."""
+    choices: tuple[str, ...] = ()
+
+
+class AnnotationFlow(Protocol):
+    """Blinded double annotation of a benchmark's rows in the Space (``eviscope.space.annotation``
+    stores each annotator's sheet; this says what is annotated and how a verdict reads)."""
+
+    title: str
+    """The heading of its form (``ForceBench verdict``)."""
+    config: str
+    """The config whose rows are annotated."""
+    sheet_columns: tuple[str, ...]
+    """The columns of an annotator's CSV sheet (besides ``id``, which leads)."""
+    fields: tuple[AnnotationField, ...]
+
+    def candidates(self, rows: Sequence[Row]) -> list[Row]:
+        """The rows of :attr:`config` to annotate."""
+        ...
+
+    def blinded_html(self, row: Row) -> str:
+        """What an annotator sees of a row (no label that would give the verdict away), as safe HTML."""
+        ...
+
+    def verdict(self, row_id: str, values: Mapping[str, str]) -> BaseModel:
+        """One verdict from the form's values (pydantic's ValidationError where one is invalid)."""
+        ...
+
+    def read_verdicts(
+        self, lines: Sequence[tuple[int, Mapping[str, str]]], rows: Sequence[Row], where: str
+    ) -> dict[str, BaseModel]:
+        """The verdicts of a sheet's complete (line number, line) pairs, by row id; a bad line is an
+        :class:`EviScopeError` naming ``where`` and its number."""
+        ...
+
+    def agreement(
+        self, a: Mapping[str, Any], b: Mapping[str, Any], shared: Sequence[Row]
+    ) -> tuple[float, list[list[str]]]:
+        """Cohen's kappa over the ``shared`` rows both annotated, and the adjudication queue as
+        (id, reason) lines."""
+        ...
 
 
 @dataclass
@@ -122,6 +199,8 @@ class SpaceView(Protocol):
     """The leaderboard's metric columns; the first is the default sort key."""
     lower_is_better: tuple[str, ...]
     """Leaderboard columns (or prefixes) sorted ascending."""
+    annotation: AnnotationFlow | None
+    """Its annotation form in the Annotate tab (None: its rows are not annotated in the Space)."""
 
     def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
         """Validate and score an uploaded predictions file; errors name it by ``source``."""
@@ -160,6 +239,10 @@ class Benchmark(Protocol):
     builder: str
     """``"module:attribute"`` of its :class:`Builder`."""
     run_options: tuple[RunOption, ...]
+    hub_tasks: tuple[HubTask, ...]
+    """Its leaderboards on the Hub (``eviscope results``); empty: none."""
+    metric: Metric | None
+    """Its evaluate module and metric Space (None: it has none)."""
 
     def load_rows(self, config: str, dataset: Path) -> list[Row]:
         """The rows of ``config`` built into ``dataset`` (a folder, or a file where the benchmark allows)."""
@@ -181,6 +264,11 @@ class Benchmark(Protocol):
 
     def score_command(self, config: str, predictions: Path) -> str:
         """The command line that scores a run's predictions."""
+        ...
+
+    def metric_example(self, rows: list[Row]) -> dict[str, list[dict[str, Any]]]:
+        """``predictions`` and ``references`` of :attr:`metric` on ``rows`` of its config: what a
+        release computes with the staged metric Space and with the library, to compare."""
         ...
 
     @property
@@ -244,6 +332,11 @@ def task_options(bench: Benchmark, config: str, given: Mapping[str, Any]) -> dic
         name: option.default if given.get(name) in (None, False) else given[name]
         for name, option in own.items()
     }
+
+
+def annotated() -> dict[str, AnnotationFlow]:
+    """Benchmark name → its annotation flow, for every benchmark annotated in the Space."""
+    return {b.name: b.space.annotation for b in benchmarks() if b.space.annotation is not None}
 
 
 def releasable() -> list[str]:

@@ -10,6 +10,18 @@ from eviscope.layout import DEFAULT_DATASET_DIR
 from eviscope.rows import EVISCOPE_FEATURES, SPLIT
 
 
+def load_local(folder: str | Path, config: str) -> Any:
+    """The ``test`` split of ``config`` in the local dataset folder ``folder``, as a ``datasets.Dataset``.
+
+    Read afresh each time: ``datasets`` keys its cache of a local folder on the folder's name, so two
+    folders named ``dataset`` (or one rebuilt) would otherwise serve each other's rows.
+    """
+    import datasets
+
+    fresh = {"download_mode": "force_redownload", "verification_mode": "no_checks"}
+    return datasets.load_dataset(str(folder), config, split=SPLIT, **fresh)
+
+
 def load_rows(config: str, dataset_dir: str | Path = DEFAULT_DATASET_DIR) -> list[dict[str, Any]]:
     """The rows of EviScope config ``config`` built into ``dataset_dir``, as plain dicts."""
     import datasets
@@ -24,7 +36,7 @@ def load_rows(config: str, dataset_dir: str | Path = DEFAULT_DATASET_DIR) -> lis
     bars_were_on = datasets.is_progress_bar_enabled()
     datasets.disable_progress_bars()  # a 160-row local split needs no progress bar
     try:
-        ds = datasets.load_dataset(str(root), config, split=SPLIT)
+        ds = load_local(root, config)
     except (ValueError, FileNotFoundError) as err:
         first_line = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise EviScopeError(f"{root}/: cannot load config {config}: {first_line}") from None

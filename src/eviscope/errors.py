@@ -14,6 +14,10 @@ import math
 import reprlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 __all__ = ["EviScopeError", "brief", "os_error", "os_errors", "plain"]
 
@@ -90,6 +94,12 @@ def brief(value: object, limit: int = 60) -> str:
     """
     text = _json_like(value, limit)
     return text if len(text) <= 4 * limit else text[: 4 * limit] + "…"
+
+
+def field_error(err: ValidationError, where: str, prefix: str = "") -> EviScopeError:
+    """Pydantic's first complaint as one line: ``<where>: field <prefix><name>: <message>``."""
+    first = err.errors()[0]
+    return EviScopeError(f"{where}: field {prefix}{first['loc'][0]}: {first['msg']}")
 
 
 def os_error(path: Path | str, err: OSError, action: str = "write", hint: str = "") -> EviScopeError:

@@ -7,22 +7,24 @@ Its configs are built by :mod:`eviscope.builders.eviscope_configs`; its rows are
 
 from __future__ import annotations
 
+import html
 import os
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from pydantic import BaseModel, ConfigDict, ValidationError
 from rich.table import Table
 
-from eviscope.benchmark import Config, RunOption, Scored, SpaceScore
-from eviscope.dataset import load_rows
+from eviscope.benchmark import AnnotationField, Config, HubTask, Metric, RunOption, Scored, SpaceScore
+from eviscope.dataset import DEFAULT_CONFIG, load_rows
 from eviscope.error_export import failing_quartets, write_error_export
-from eviscope.errors import os_error, plain
+from eviscope.errors import field_error, os_error, plain
 from eviscope.predictions import Prediction, load_predictions
 from eviscope.reports import format_value, report, write_reports
-from eviscope.rows import VARIANTS
+from eviscope.rows import ACTIONS, VARIANTS
 from eviscope.runner.policies import POLICIES
 from eviscope.runner.tasks import EviScopeTask
 from eviscope.scoring import QUARTET_ABBREVIATIONS, QUARTET_METRICS, ROW_METRICS, Scores, score_predictions
@@ -56,6 +58,13 @@ class EviScope:
         ),
     )
 
+    hub_tasks = (
+        HubTask("joint_success", "eviscope-v1.1", "joint_success"),
+        HubTask("quartet_consistency", "eviscope-v1.1", "quartet_consistency"),
+        HubTask("joint_success_xl", "eviscope-xl", "joint_success"),
+    )
+    metric = Metric("eviscope_metric", "eviscope-v1.1")
+
     def load_rows(self, config: str, dataset: Path) -> list[dict[str, Any]]:
         return load_rows(config, dataset)
 
@@ -78,10 +87,15 @@ class EviScope:
         meta = {"config": config, "predictions": str(predictions)}
         written = _write_outputs(out, scores, meta, rows, preds) if out is not None else []
         measured = any(p.usage is not None for p in preds)
-        return Scored(report(scores, meta), _tables(scores, measured), written)
+        return Scored(report(scores, meta), _tables(scores, measured), written, scores.overall)
 
     def score_command(self, config: str, predictions: Path) -> str:
         return f"eviscope score {predictions} --config {config}"
+
+    def metric_example(self, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        from eviscope.reference_systems import always_answer
+
+        return {"predictions": always_answer(rows), "references": rows}
 
     @property
     def space(self) -> EviScopeSpace:
@@ -154,12 +168,98 @@ HEADLINE = (
 """Leaderboard columns of an EviScope config: (metric, header)."""
 
 
+class EviScopeVerdict(BaseModel):
+    """One annotator's reading of one EviScope row, made without seeing its labels."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    action: Literal["answer", "abstain", "flag_conflict"]
+    supporting_doc_id: str = ""
+    answer: str = ""
+    notes: str = ""
+
+
+class EviScopeAnnotation:
+    """Validation of EviScope rows: for each row, shown without its variant, document ids or any
+    label, the annotator says which action the evidence warrants, which document supports the
+    answer, and the answer. Agreement is Cohen's kappa on the actions; the adjudication queue holds
+    rows where the annotators' actions differ, or agree with each other but not with the gold
+    ``expected_action``."""
+
+    title = "EviScope verdict"
+    config = DEFAULT_CONFIG
+    sheet_columns = (
+        "question",
+        "annotation_action",
+        "annotation_supporting_doc_id",
+        "annotation_answer",
+        "annotation_notes",
+    )
+    fields = (
+        AnnotationField("action", "the evidence warrants", "choice", tuple(ACTIONS)),
+        AnnotationField("supporting_doc_id", "supporting document", "document"),
+        AnnotationField("answer", "answer"),
+        AnnotationField("notes", "notes"),
+    )
+
+    def candidates(self, rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+        return list(rows)
+
+    def blinded_html(self, row: Mapping[str, Any]) -> str:
+        """The question and numbered documents, with no ids, variant or labels."""
+        docs = "".join(
+            f'<div class="doc"><div class="doc-head">document {i} · {html.escape(d["title"])}</div>'
+            f"{html.escape(d['text'])}</div>"
+            for i, d in enumerate(row["documents"], start=1)
+        )
+        return f"<h3>{html.escape(row['question'])}</h3>{docs}"
+
+    def verdict(self, row_id: str, values: Mapping[str, str]) -> EviScopeVerdict:
+        return EviScopeVerdict.model_validate({"id": row_id, **values})
+
+    def read_verdicts(
+        self, lines: Sequence[tuple[int, Mapping[str, str]]], rows: Sequence[Mapping[str, Any]], where: str
+    ) -> dict[str, EviScopeVerdict]:
+        verdicts = {}
+        for number, line in lines:
+            values = {
+                k.removeprefix("annotation_"): v for k, v in line.items() if k.startswith("annotation_")
+            }
+            try:
+                verdicts[line["id"]] = self.verdict(line["id"], values)
+            except ValidationError as err:
+                raise field_error(err, f"{where}: line {number}", "annotation_") from None
+        return verdicts
+
+    def agreement(
+        self, a: Mapping[str, Any], b: Mapping[str, Any], shared: Sequence[Mapping[str, Any]]
+    ) -> tuple[float, list[list[str]]]:
+        from sklearn.metrics import cohen_kappa_score
+
+        ids = [row["id"] for row in shared]
+        kappa = float(
+            cohen_kappa_score([a[i].action for i in ids], [b[i].action for i in ids], labels=list(ACTIONS))
+        )
+        queue = []
+        for row in shared:
+            x, y = a[row["id"]].action, b[row["id"]].action
+            if x != y:
+                queue.append([row["id"], f"actions differ: {x} / {y}"])
+            elif x != row["expected_action"]:
+                queue.append(
+                    [row["id"], f"both say {x}; the gold expected_action is {row['expected_action']}"]
+                )
+        return kappa, queue
+
+
 class EviScopeSpace:
     """What the Space shows of an EviScope config."""
 
     browse_columns = ("id", "variant", "expected_action", "question", "answers")
     leaderboard_columns = tuple(header for _, header in HEADLINE)
     lower_is_better = ("cost (USD)",)
+    annotation = EviScopeAnnotation()
 
     def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
         preds = load_predictions(path, rows, source=source)

@@ -22,7 +22,18 @@ import string
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["contains", "norm", "tokens"]
+from bm25s.stopwords import STOPWORDS_EN
+
+__all__ = ["QUESTION_WORDS", "STOPWORDS", "contains", "norm", "tokens"]
+
+STOPWORDS: frozenset[str] = frozenset(STOPWORDS_EN)
+"""The suite's English stopwords: bm25s's list, the one its BM25 retrieval drops."""
+QUESTION_WORDS: frozenset[str] = STOPWORDS | {
+    *("what", "when", "who", "whom", "whose", "which", "where", "why", "how"),
+    *("did", "does", "do", "was", "were", "is", "are", "many", "much"),
+}
+"""Words that say how a question asks, not what it asks about: the stopwords, the question words and
+their auxiliaries."""
 
 
 class _DropPunctuation(dict[int, int | None]):

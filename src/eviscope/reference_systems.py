@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from eviscope.normalize import contains, norm, tokens
+from eviscope.normalize import QUESTION_WORDS, contains, norm, tokens
 from eviscope.sentences import sentence_spans
 
 __all__ = ["DEFAULT_THRESHOLD", "SYSTEMS", "always_answer", "lexical", "oracle", "predict"]
@@ -29,66 +29,15 @@ Row = Mapping[str, Any]
 DEFAULT_THRESHOLD = 0.5
 """Least share of the question's content words a sentence must cover to support an answer."""
 
-_STOPWORDS = frozenset(
-    [
-        "what",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "when",
-        "where",
-        "why",
-        "how",
-        "many",
-        "much",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "do",
-        "does",
-        "did",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "for",
-        "from",
-        "by",
-        "with",
-        "as",
-        "and",
-        "or",
-        "that",
-        "this",
-        "these",
-        "those",
-        "it",
-        "its",
-        "his",
-        "her",
-        "their",
-        "there",
-        "s",
-        "name",
-        "year",
-        "years",
-        "has",
-        "have",
-        "had",
-        "can",
-        "could",
-        "would",
-        "will",
-        "not",
-        "first",
-    ]
-)
+_STOPWORDS = (
+    QUESTION_WORDS
+    | {"been", "being", "can", "could", "had", "has", "have", "would", "from", "her", "his", "its", "those"}
+    | {"s", "first", "name", "year", "years"}
+) - {"but", "if", "into", "no", "such", "then", "they"}
+"""Question words that name no content: the suite's :data:`~eviscope.normalize.QUESTION_WORDS`, more
+auxiliaries and pronouns, and the words of dates and names (``first``, ``year``); less the
+conjunctions and prepositions the lexical system has always counted as content (it is a reference
+system: its predictions stay as released)."""
 _NUMERIC_QUESTION = re.compile(
     r"\b(when|(what|which) (year|date|percentage|percent|number)|how (many|much|long|old|far|large|big))\b"
 )

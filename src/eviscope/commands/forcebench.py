@@ -10,7 +10,7 @@ from typing import Any
 from eviscope.commands import add_group, add_json_argument, add_subcommand, console
 from eviscope.errors import EviScopeError, os_errors
 from eviscope.forcebench.rows import AXES, read_rows
-from eviscope.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE, report_dir, run_dir
+from eviscope.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE, report_dir, run_dir, split_path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -168,7 +168,9 @@ def run_agreement(args: argparse.Namespace) -> int:
 
 
 def run_adjudicate(args: argparse.Namespace) -> int:
-    from eviscope.builders.parquet_split import split_path, write_split
+    """A build step: writes the settled ForceBench config, so it alone imports a builder (here, not at
+    module level: every other ``eviscope forcebench`` command is run time)."""
+    from eviscope.builders.parquet_split import write_split
     from eviscope.forcebench.annotation import (
         apply_adjudication,
         cap_axes,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from eviscope.benchmark import benchmark
 from eviscope.commands import add_group, add_subcommand
 from eviscope.harness import HARNESSES, tasks_path
 from eviscope.harness.samples import convert
@@ -51,8 +52,9 @@ def run_path(args: argparse.Namespace) -> int:
 
 def run_predictions(args: argparse.Namespace) -> int:
     kind, count = convert(args.log, args.out, args.evaluator)
-    config = "CONFIG" if kind == "eviscope" else "forcebench"
+    bench = benchmark(kind)
+    config = bench.configs[0].name if len(bench.configs) == 1 else "CONFIG"
     print(
-        f"wrote {count} {kind} predictions to {args.out}; score them with `eviscope score {args.out} --config {config}`"
+        f"wrote {count} {kind} predictions to {args.out}; score them with `{bench.score_command(config, args.out)}`"
     )
     return 0

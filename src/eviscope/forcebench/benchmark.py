@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
 from rich.table import Table
 
-from eviscope.benchmark import Config, RunOption, Scored, SpaceScore
-from eviscope.errors import EviScopeError, os_errors
+from eviscope.benchmark import AnnotationField, Config, HubTask, Metric, RunOption, Scored, SpaceScore
+from eviscope.errors import EviScopeError, field_error, os_errors
+from eviscope.forcebench.annotation import (
+    ANNOTATION_FIELDS,
+    BOUNDARY_TYPES,
+    CORRECTABLE,
+    DECISIONS,
+    Annotation,
+    cohen_kappa,
+    disagreements,
+)
 from eviscope.forcebench.prompts import PROMPT_NAMES
-from eviscope.forcebench.rows import AXES, CONFIG, read_rows
+from eviscope.forcebench.rows import AXES, CONFIG, FIELDS, SEVERITIES, read_rows
 from eviscope.forcebench.task import ForceBenchTask
 
 
@@ -25,6 +36,9 @@ class ForceBench:
         RunOption("judge", "ForceBench judge prompt (required for ForceBench)", choices=tuple(PROMPT_NAMES)),
         RunOption("evaluator", "ForceBench evaluator name (default: <model name>/<judge>)", metavar="NAME"),
     )
+
+    hub_tasks = (HubTask("force_sensitivity", CONFIG, "fs"),)
+    metric = Metric("forcebench", CONFIG)
 
     def load_rows(self, config: str, dataset: Path) -> list[dict[str, Any]]:
         return read_rows(dataset)
@@ -55,6 +69,22 @@ class ForceBench:
 
     def score_command(self, config: str, predictions: Path) -> str:
         return f"eviscope score {predictions} --config {config}"
+
+    def metric_example(self, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """Forty pairs, judged by a made-up evaluator that calls every third raised claim supported."""
+        rows = rows[:40]
+        return {
+            "predictions": [
+                {
+                    "id": r["id"],
+                    "evaluator": "runtime-check",
+                    "score_safe": 1.0,
+                    "score_raised": float(i % 3 == 0),
+                }
+                for i, r in enumerate(rows)
+            ],
+            "references": [{"id": r["id"], "axis": r["axis"], "severity": r["severity"]} for r in rows],
+        }
 
     @property
     def space(self) -> ForceBenchSpace:
@@ -96,12 +126,80 @@ def results_table(title: str, results: Mapping[str, Any]) -> Table:
 # --- The Space ------------------------------------------------------------------------------------
 
 
+class ForceBenchAnnotation:
+    """Accept or reject each drafted pair, with corrected fields, axis and severity. Verdicts are
+    :class:`~eviscope.forcebench.annotation.Annotation`; a sheet is a CSV in the format of
+    ``eviscope forcebench sheet`` (only the rows annotated so far), read back with ``read_sheet``'s
+    checks; agreement and the adjudication queue are ``cohen_kappa`` and ``disagreements``."""
+
+    title = "ForceBench verdict"
+    config = CONFIG
+    sheet_columns = (
+        *(name for name in FIELDS if name not in ("id", "annotation_status")),
+        *ANNOTATION_FIELDS,
+    )
+    fields = (
+        AnnotationField("decision", "decision", "choice", DECISIONS),
+        *(AnnotationField(name, f"corrected {name}") for name in CORRECTABLE[:4]),
+        AnnotationField("axis", "corrected axis", "select", ("", *AXES)),
+        AnnotationField("severity", "corrected severity", "select", ("", *map(str, SEVERITIES))),
+        AnnotationField("boundary_type", "boundary type (for a rejection)", "select", BOUNDARY_TYPES),
+        AnnotationField("notes", "notes"),
+    )
+
+    def candidates(self, rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+        return [row for row in rows if row["annotation_status"] == "drafted"]
+
+    def blinded_html(self, row: Mapping[str, Any]) -> str:
+        """The drafted pair to accept, reject or correct."""
+        shown = ("context", "evidence", "evidence_span", "calibrated_claim", "raised_claim", "repair")
+        return "".join(
+            f"<p><b>{name}</b>: {html.escape(str(row[name]))}</p>" for name in (*shown, "axis", "severity")
+        )
+
+    def verdict(self, row_id: str, values: Mapping[str, str]) -> Annotation:
+        return Annotation.model_validate({"id": row_id, **values})
+
+    def read_verdicts(
+        self, lines: Sequence[tuple[int, Mapping[str, str]]], rows: Sequence[Mapping[str, Any]], where: str
+    ) -> dict[str, Annotation]:
+        """The verdicts of a sheet's lines, checked as ``read_sheet`` checks them."""
+        known = {row["id"] for row in rows}
+        verdicts: dict[str, Annotation] = {}
+        for number, line in lines:
+            row_id = line["id"].strip()
+            if row_id not in known:
+                raise EviScopeError(f"{where}: line {number}: id {row_id!r} is not a candidate row")
+            if row_id in verdicts:
+                raise EviScopeError(f"{where}: line {number}: id {row_id!r} appears twice")
+            values = {name.removeprefix("annotation_"): line[name].strip() for name in ANNOTATION_FIELDS}
+            try:
+                verdicts[row_id] = self.verdict(row_id, values)
+            except ValidationError as err:
+                raise field_error(err, f"{where}: line {number}", "annotation_") from None
+        return verdicts
+
+    def agreement(
+        self, a: Mapping[str, Any], b: Mapping[str, Any], shared: Sequence[Mapping[str, Any]]
+    ) -> tuple[float, list[list[str]]]:
+        return cohen_kappa(a, b), [[i, why] for i, why in disagreements(shared, a, b).items()]
+
+
 class ForceBenchSpace:
     """What the Space shows of the ForceBench config."""
 
-    browse_columns = ("id", "axis", "severity", "annotation_status", "calibrated_claim", "raised_claim")
+    browse_columns = (
+        "id",
+        "axis",
+        "severity",
+        "claim_source",
+        "annotation_status",
+        "calibrated_claim",
+        "raised_claim",
+    )
     leaderboard_columns = ("MVR", "FS", *(f"{m} {axis}" for m in ("MVR", "FS") for axis in AXES))
     lower_is_better = ("MVR",)
+    annotation = ForceBenchAnnotation()
 
     def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
         from eviscope.forcebench.scoring import read_predictions, score_units, units_from_predictions

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from eviscope import scoring
+from eviscope.dataset import load_local
 from eviscope.errors import EviScopeError
 from eviscope.forcebench import scoring as forcebench_scoring
 from eviscope.forcebench.task import CLAIMS, ForceBenchTask
@@ -47,8 +48,6 @@ EVISCOPE_CONFIGS: dict[str, str] = {
 
 FORCEBENCH_JUDGES: tuple[str, ...] = tuple(forcebench_scoring.PROMPT_LABELS)
 """The judge prompts, one ForceBench task each (``forcebench_<judge>``)."""
-
-FORCEBENCH_CONFIG = "forcebench"
 
 USAGE_METRICS = frozenset(
     {"avg_prompt_tokens", "avg_completion_tokens", "avg_calls", "avg_latency_s", "total_cost_usd"}
@@ -76,17 +75,13 @@ def dataset_source(dataset: str | None = None) -> str:
 
 
 def load_rows(config: str, dataset: str | None = None) -> Any:
-    """The ``test`` split of ``config`` as a ``datasets.Dataset``, from a hub id or a local folder.
-
-    A local folder is read afresh each time: ``datasets`` keys its cache of a folder on the folder's
-    name, so two folders named ``dataset`` (or one rebuilt) would otherwise serve each other's rows.
-    """
+    """The ``test`` split of ``config`` as a ``datasets.Dataset``, from a hub id or a local folder
+    (read afresh: :func:`eviscope.dataset.load_local`)."""
     import datasets
 
     source = dataset_source(dataset)
     if os.path.isdir(source):
-        fresh = {"download_mode": "force_redownload", "verification_mode": "no_checks"}
-        return datasets.load_dataset(source, config, split=SPLIT, **fresh)
+        return load_local(source, config)
     return datasets.load_dataset(source, config, split=SPLIT)
 
 

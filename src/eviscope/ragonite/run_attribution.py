@@ -103,7 +103,7 @@ def read_run(run_dir: Path) -> dict[str, Any]:
     missing = [key for key in _REQUIRED if manifest.get(key) is None]
     if missing:
         raise EviScopeError(f"{path}: field {missing[0]} is missing; it is not a manifest of `eviscope run`")
-    if manifest["task"] != "eviscope":
+    if manifest["task"] != EviScopeTask.name:
         raise EviScopeError(f"{path}: field task is {manifest['task']!r}; attribution needs an EviScope run")
     if manifest.get("status") != "complete":
         raise EviScopeError(

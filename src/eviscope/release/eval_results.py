@@ -12,8 +12,8 @@ Benchmark" and "Adding Evaluation Results"):
   read here with huggingface_hub's own ``EvalResultEntry``, ``eval_result_entries_to_yaml`` and
   ``parse_eval_result_entries``.
 
-Each task is one leaderboard on the benchmark's page: :data:`TASKS` says which config and which
-headline metric it ranks.
+Each task is one leaderboard on the benchmark's page: each benchmark's ``hub_tasks``
+(:class:`~eviscope.benchmark.HubTask`) say which config and which headline metric it ranks.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from huggingface_hub import EvalResultEntry, eval_result_entries_to_yaml, parse_
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from eviscope import __version__
+from eviscope.benchmark import HubTask, benchmarks, for_config
 from eviscope.errors import EviScopeError, os_error
 from eviscope.rows import SPLIT
 
@@ -42,22 +43,9 @@ Hub knows a framework once it is added to ``EVALUATION_FRAMEWORKS`` in huggingfa
 RESULTS_FOLDER = ".eval_results"
 
 
-@dataclass(frozen=True)
-class Task:
-    """One task (leaderboard) of the benchmark: its id, the config it is scored on, and the metric."""
-
-    id: str
-    config: str
-    metric: str
-    """The key of the headline metric: ``Scores.overall`` for EviScope, ``score_units`` for ForceBench."""
-
-
-TASKS: tuple[Task, ...] = (
-    Task("joint_success", "eviscope-v1.1", "joint_success"),
-    Task("quartet_consistency", "eviscope-v1.1", "quartet_consistency"),
-    Task("joint_success_xl", "eviscope-xl", "joint_success"),
-    Task("force_sensitivity", "forcebench", "fs"),
-)
+def tasks() -> list[HubTask]:
+    """Every benchmark's leaderboard tasks, in registry order."""
+    return [task for bench in benchmarks() for task in bench.hub_tasks]
 
 
 class _Strict(BaseModel):
@@ -88,7 +76,7 @@ def eval_yaml(configs: Iterable[str], description: str) -> str:
         name="EviScope",
         description=description,
         evaluation_framework=EVALUATION_FRAMEWORK,
-        tasks=[EvalTask(id=t.id, config=t.config, split=SPLIT) for t in TASKS if t.config in configs],
+        tasks=[EvalTask(id=t.id, config=t.config, split=SPLIT) for t in tasks() if t.config in configs],
     )
     return yaml.safe_dump(
         document.model_dump(exclude_none=True), sort_keys=False, allow_unicode=True, width=100
@@ -138,9 +126,9 @@ def run_results(run_dir: Path, benchmark: str, dataset_dir: Path) -> list[Export
     ``.eval_results`` files for the benchmark dataset repo ``benchmark`` (one file per task)."""
     manifest = _manifest(run_dir)
     config = manifest.get("config")
-    tasks = [task for task in TASKS if task.config == config]
-    if not tasks:
-        known = ", ".join(sorted({t.config for t in TASKS}))
+    run_tasks = [task for task in tasks() if task.config == config]
+    if not run_tasks:
+        known = ", ".join(sorted({t.config for t in tasks()}))
         raise EviScopeError(
             f"{run_dir}/manifest.json: config {config!r} has no leaderboard task (tasks: {known})"
         )
@@ -151,7 +139,7 @@ def run_results(run_dir: Path, benchmark: str, dataset_dir: Path) -> list[Export
     )
     suffix = "".join(f"_{s}" for s in setup)
     files = []
-    for task in tasks:
+    for task in run_tasks:
         entry = EvalResultEntry(
             dataset_id=benchmark,
             task_id=task.id,
@@ -229,18 +217,6 @@ def _manifest(run_dir: Path) -> dict[str, Any]:
 
 
 def _headline_metrics(predictions: Path, config: str, dataset_dir: Path) -> dict[str, Any]:
-    """Every overall metric of the run: ``Scores.overall`` for EviScope, ``score_units`` for ForceBench."""
-    if config == "forcebench":
-        from eviscope.forcebench.rows import read_rows
-        from eviscope.forcebench.scoring import read_predictions, score_units, units_from_predictions
-
-        rows = read_rows(dataset_dir)
-        return score_units(
-            units_from_predictions(rows, read_predictions(predictions), source=str(predictions))
-        )
-    from eviscope.dataset import load_rows
-    from eviscope.predictions import load_predictions
-    from eviscope.scoring import score_predictions
-
-    rows = load_rows(config, dataset_dir)
-    return score_predictions(rows, load_predictions(predictions, rows)).overall
+    """Every overall metric of the run, as its benchmark's scoring names them."""
+    bench = for_config(config)
+    return bench.score(config, bench.load_rows(config, dataset_dir), predictions, None).metrics

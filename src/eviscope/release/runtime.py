@@ -52,7 +52,10 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from eviscope import DISTRIBUTION
+from eviscope.benchmark import benchmarks
 from eviscope.errors import EviScopeError
+from eviscope.layout import split_path
 from eviscope.release.stage import Release, StagedRepo
 from eviscope.rows import SPLIT
 
@@ -193,7 +196,7 @@ def space_requirements(repo: StagedRepo, card: SpaceCard, wheel: Path) -> tuple[
             lines.append(text)
             keyed.append(text)
             continue
-        if canonicalize_name(requirement.name) == "eviscope":
+        if canonicalize_name(requirement.name) == DISTRIBUTION:
             extras = f"[{','.join(sorted(requirement.extras))}]" if requirement.extras else ""
             lines.append(f"eviscope{extras} @ {wheel.resolve().as_uri()}")
             keyed.append(f"eviscope{extras} @ LOCAL")
@@ -464,29 +467,17 @@ def _metric_inputs(release: Release, work_dir: Path) -> dict[str, Path]:
     """One input file per metric Space: predictions and references from the staged data."""
     import pyarrow.parquet as pq
 
-    from eviscope.reference_systems import always_answer
-
-    data = release.repo("benchmark").folder / "data"
+    staged = release.repo("benchmark").folder
+    by_folder = {b.metric.folder: (b, b.metric) for b in benchmarks() if b.metric is not None}
     work_dir.mkdir(parents=True, exist_ok=True)
     inputs = {}
     for repo in release.repos:
         if repo.kind != "metric":
             continue
-        if repo.repo_id.endswith("/forcebench"):
-            rows = pq.read_table(data / "forcebench" / f"{SPLIT}.parquet").to_pylist()[:40]
-            references = [{"id": r["id"], "axis": r["axis"], "severity": r["severity"]} for r in rows]
-            predictions = [
-                {
-                    "id": r["id"],
-                    "evaluator": "runtime-check",
-                    "score_safe": 1.0,
-                    "score_raised": float(i % 3 == 0),
-                }
-                for i, r in enumerate(rows)
-            ]
-        else:
-            references = pq.read_table(data / "eviscope-v1.1" / f"{SPLIT}.parquet").to_pylist()
-            predictions = always_answer(references)
+        bench, metric = by_folder[repo.folder.name]
+        rows = pq.read_table(split_path(staged, metric.config)).to_pylist()
+        example = bench.metric_example(rows)
+        predictions, references = example["predictions"], example["references"]
         path = work_dir / f"{repo.repo_id.replace('/', '--')}-inputs.json"
         path.write_text(json.dumps({"predictions": predictions, "references": references}), encoding="utf-8")
         inputs[repo.repo_id] = path

@@ -27,7 +27,8 @@ from huggingface_hub import DatasetCard, DatasetCardData, SpaceCard
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from eviscope import __version__
+from eviscope import DISTRIBUTION, __version__
+from eviscope.benchmark import benchmarks
 from eviscope.errors import EviScopeError
 from eviscope.layout import split_path
 from eviscope.release.eval_results import eval_yaml
@@ -35,11 +36,16 @@ from eviscope.release.eval_results import eval_yaml
 DATASET_NAME = "eviscope"
 RESULTS_NAME = "eviscope-results"
 BROWSER_NAME = "eviscope-browser"
-METRICS = ("eviscope_metric", "forcebench")
-"""Metric folders under ``metrics/``; each becomes the metric Space of the same name, loaded with
-``evaluate.load("ORG/NAME")``. The module file is named after the folder (evaluate's rule), and
-``eviscope_metric.py`` rather than ``eviscope.py``: a Space's folder comes first on ``sys.path``, so a
-file named ``eviscope.py`` would shadow the package it scores with."""
+
+
+def metrics() -> list[str]:
+    """Each benchmark's metric folder under ``metrics/`` (its :class:`~eviscope.benchmark.Metric`);
+    each becomes the metric Space of the same name, loaded with ``evaluate.load("ORG/NAME")``. The
+    module file is named after the folder (evaluate's rule), and ``eviscope_metric.py`` rather than
+    ``eviscope.py``: a Space's folder comes first on ``sys.path``, so a file named ``eviscope.py``
+    would shadow the package it scores with."""
+    return [b.metric.folder for b in benchmarks() if b.metric is not None]
+
 
 MANIFEST = "release.json"
 """Beside the repo folders: marks the folder as a stage, and holds the plan once validated."""
@@ -151,7 +157,8 @@ def stage_release(
     )
     dataset_id = f"{namespace}/{DATASET_NAME}"
     results_id = f"{namespace}/{RESULTS_NAME}"
-    metric_ids = [f"{namespace}/{name}" for name in METRICS]
+    names = metrics()
+    metric_ids = [f"{namespace}/{name}" for name in names]
 
     benchmark = StagedRepo(dataset_id, "dataset", "benchmark", stage_dir / "datasets" / DATASET_NAME)
     _stage_dataset(benchmark.folder, dataset_dir, configs, dataset_id, metric_ids)
@@ -159,7 +166,7 @@ def stage_release(
     results = StagedRepo(results_id, "dataset", "results", stage_dir / "datasets" / RESULTS_NAME)
     _stage_results(results.folder, dataset_id, browser_id)
     repos = [benchmark, results]
-    for name, repo_id in zip(METRICS, metric_ids, strict=True):
+    for name, repo_id in zip(names, metric_ids, strict=True):
         repo = StagedRepo(repo_id, "space", "metric", stage_dir / "spaces" / name, space_sdk="gradio")
         _stage_metric(repo.folder, source_root / "metrics" / name, package_spec)
         repos.append(repo)
@@ -270,7 +277,7 @@ def _requirements(source: Path, package_spec: str, extras: str) -> str:
         text = re.split(r"(?:^|\s)#", line, maxsplit=1)[0].strip()
         if not text:
             continue
-        if not text.startswith("-") and canonicalize_name(Requirement(text).name) == "eviscope":
+        if not text.startswith("-") and canonicalize_name(Requirement(text).name) == DISTRIBUTION:
             continue
         kept.append(text)
     return "\n".join([requirement_line(package_spec, extras), *kept]) + "\n"

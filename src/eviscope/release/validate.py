@@ -40,6 +40,7 @@ from huggingface_hub import DatasetCard, RepoCard, SpaceCard
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
+from eviscope import DISTRIBUTION
 from eviscope.layout import split_path
 from eviscope.release.eval_results import eval_yaml_problems
 from eviscope.release.stage import Release, StagedRepo
@@ -426,7 +427,7 @@ def _requirements_problems(path: Path) -> list[str]:
         except InvalidRequirement as err:
             problems.append(f"line {number} is not a requirement: {_first_line(err)}")
             continue
-        if canonicalize_name(requirement.name) == "eviscope":
+        if canonicalize_name(requirement.name) == DISTRIBUTION:
             if requirement.url:
                 installs_package = True
             else:

@@ -63,8 +63,9 @@ def user_turn(content: str) -> list[dict[str, str]]:
 class EviScopeTask:
     """One request per row under policy ``vanilla`` or ``gate``."""
 
+    name = "eviscope"
+
     def __init__(self, policy: str) -> None:
-        self.name = "eviscope"
         self.policy = policy
         self.prompt_id = policies.prompt_id(policy)
         self.prompt_file = f"eviscope/runner/prompts/{self.prompt_id}.txt"

@@ -1,14 +1,6 @@
-"""Blinded double annotation in the Space, for both benchmarks; each annotator's sheet stored apart.
-
-- **ForceBench**: accept or reject each drafted pair, with corrected fields, axis and severity.
-  Verdicts are :class:`eviscope.forcebench.annotation.Annotation`; each annotator's sheet is a CSV in
-  the format of ``eviscope forcebench sheet`` (only the rows annotated so far), which ``read_sheet``
-  reads, and read back here with ``read_sheet``'s checks; agreement and the adjudication queue are
-  ``cohen_kappa`` and ``disagreements``.
-- **EviScope validation**: for each row, shown without its variant, document ids or any label, the
-  annotator says which action the evidence warrants, which document supports the answer, and the
-  answer. Agreement is Cohen's kappa on the actions; the adjudication queue holds rows where the
-  annotators' actions differ, or agree with each other but not with the gold ``expected_action``.
+"""Blinded double annotation in the Space, for every benchmark with an annotation flow (its
+:class:`~eviscope.benchmark.AnnotationFlow`: what is annotated, what an annotator sees, how a verdict
+and a sheet read, and how agreement is measured); each annotator's sheet stored apart.
 
 Annotators see only their own sheet. Sheets live in ``<folder>/<benchmark>/<annotator>.csv`` and are
 rewritten on every verdict, under a file lock, as the results store writes a result
@@ -25,49 +17,29 @@ sheet whole. A write that fails (read-only folder, full disk, a lock held too lo
 from __future__ import annotations
 
 import csv
-import html
 import io
 import logging
 import re
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from filelock import FileLock
 from huggingface_hub import HfApi
 from huggingface_hub.errors import HfHubHTTPError
-from pydantic import BaseModel, ConfigDict, ValidationError
-from sklearn.metrics import cohen_kappa_score
+from pydantic import BaseModel, ValidationError
 
-from eviscope.errors import EviScopeError
-from eviscope.forcebench.annotation import (
-    ANNOTATION_FIELDS,
-    Annotation,
-    cohen_kappa,
-    disagreements,
-    stable_hash,
-)
-from eviscope.forcebench.rows import FIELDS
-from eviscope.rows import ACTIONS
+from eviscope.benchmark import AnnotationFlow, annotated
+from eviscope.errors import EviScopeError, field_error
+from eviscope.forcebench.annotation import stable_hash
 from eviscope.space.storage import LOCK_TIMEOUT_S, HubMirror, describe_failure, sweep, write_atomically
 
-__all__ = ["BENCHMARKS", "AnnotationStore", "EviScopeVerdict", "agreement", "blinded_html", "queue_order"]
+__all__ = ["AnnotationStore", "agreement", "flow", "queue_order"]
 
-BENCHMARKS = ("forcebench", "eviscope")
 HUB_FOLDER = "annotations"
 """Where the sheets live in the results repo: ``annotations/<benchmark>/<annotator>.csv``."""
 ANNOTATOR_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
-FORCEBENCH_SHEET = (*(name for name in FIELDS if name != "annotation_status"), *ANNOTATION_FIELDS)
-EVISCOPE_SHEET = (
-    "id",
-    "question",
-    "annotation_action",
-    "annotation_supporting_doc_id",
-    "annotation_answer",
-    "annotation_notes",
-)
-
 Row = Mapping[str, Any]
 
 log = logging.getLogger(__name__)
@@ -83,18 +55,6 @@ def _failure(err: OSError) -> str:
     )
 
 
-class EviScopeVerdict(BaseModel):
-    """One annotator's reading of one EviScope row, made without seeing its labels."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    id: str
-    action: Literal["answer", "abstain", "flag_conflict"]
-    supporting_doc_id: str = ""
-    answer: str = ""
-    notes: str = ""
-
-
 def _check_annotator(name: str | None) -> str:
     name = (name or "").strip()
     if not ANNOTATOR_NAME.fullmatch(name):
@@ -107,27 +67,12 @@ def queue_order(rows: Sequence[Row], seed: int = 0) -> list[Row]:
     return sorted(rows, key=lambda row: stable_hash(seed, row["id"]))
 
 
-def blinded_html(benchmark: str, row: Row) -> str:
-    """What an annotator sees of a row: for EviScope the question and numbered documents, with no
-    ids, variant or labels; for ForceBench the drafted pair to accept, reject or correct."""
-    if benchmark == "eviscope":
-        docs = "".join(
-            f'<div class="doc"><div class="doc-head">document {i} · {html.escape(d["title"])}</div>'
-            f"{html.escape(d['text'])}</div>"
-            for i, d in enumerate(row["documents"], start=1)
-        )
-        return f"<h3>{html.escape(row['question'])}</h3>{docs}"
-    fields = (
-        "context",
-        "evidence",
-        "evidence_span",
-        "calibrated_claim",
-        "raised_claim",
-        "repair",
-        "axis",
-        "severity",
-    )
-    return "".join(f"<p><b>{name}</b>: {html.escape(str(row[name]))}</p>" for name in fields)
+def flow(benchmark: str) -> AnnotationFlow:
+    """The annotation flow of ``benchmark``; a benchmark without one is an error naming those with one."""
+    flows = annotated()
+    if benchmark not in flows:
+        raise EviScopeError(f"no annotation flow for {benchmark!r}; choose one of {', '.join(flows)}")
+    return flows[benchmark]
 
 
 class AnnotationStore:
@@ -169,10 +114,7 @@ class AnnotationStore:
         return sweep(self.folder, self._lock, "*/.*.tmp", "annotation store", log)
 
     def _path(self, benchmark: str, annotator: str) -> Path:
-        if benchmark not in BENCHMARKS:
-            raise EviScopeError(
-                f"no annotation flow for {benchmark!r}; choose one of {', '.join(BENCHMARKS)}"
-            )
+        flow(benchmark)
         return self.folder / benchmark / f"{_check_annotator(annotator)}.csv"
 
     def annotators(self, benchmark: str) -> list[str]:
@@ -198,11 +140,8 @@ class AnnotationStore:
         except OSError as err:
             raise EviScopeError(f"could not read the annotations of {annotator}: {_failure(err)}") from None
         where = f"the {benchmark} sheet of {annotator}"
-        header = FORCEBENCH_SHEET if benchmark == "forcebench" else EVISCOPE_SHEET
-        lines = self._complete_lines(path, data, header, where)
-        if benchmark == "forcebench":
-            return _forcebench_verdicts(lines, rows, where)
-        return {line["id"]: _eviscope_verdict(line, number, where) for number, line in lines}
+        lines = self._complete_lines(path, data, flow(benchmark).sheet_columns, where)
+        return flow(benchmark).read_verdicts(lines, rows, where)
 
     def _complete_lines(
         self, path: Path, data: bytes, header: Sequence[str], where: str
@@ -276,13 +215,9 @@ class AnnotationStore:
         path = self._path(benchmark, annotator)
         values = {name: "" if value is None else str(value).strip() for name, value in fields.items()}
         try:
-            if benchmark == "forcebench":
-                verdict: BaseModel = Annotation.model_validate({"id": row["id"], **values})
-            else:
-                verdict = EviScopeVerdict.model_validate({"id": row["id"], **values})
+            verdict: BaseModel = flow(benchmark).verdict(row["id"], values)
         except ValidationError as err:
-            first = err.errors()[0]
-            raise EviScopeError(f"row {row['id']}: field {first['loc'][0]}: {first['msg']}") from None
+            raise field_error(err, f"row {row['id']}") from None
         if self._unmirrored:
             raise EviScopeError(f"annotations cannot be saved: {self._unmirrored}; restart the Space")
         by_id = {r["id"]: r for r in rows}
@@ -291,9 +226,9 @@ class AnnotationStore:
             with self._lock, self.mirror.writing() if self.mirror else nullcontext():
                 verdicts = self.sheet(benchmark, annotator, rows)
                 verdicts[row["id"]] = verdict
-                header = FORCEBENCH_SHEET if benchmark == "forcebench" else EVISCOPE_SHEET
                 out = io.StringIO()
-                writer = csv.DictWriter(out, fieldnames=header, extrasaction="ignore")
+                columns = ("id", *flow(benchmark).sheet_columns)
+                writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore")
                 writer.writeheader()
                 for row_id, v in verdicts.items():
                     answered = {f"annotation_{k}": val for k, val in v.model_dump().items() if k != "id"}
@@ -309,44 +244,6 @@ class AnnotationStore:
             ) from None
 
 
-def _forcebench_verdicts(
-    lines: Sequence[tuple[int, Mapping[str, str]]], rows: Sequence[Row], where: str
-) -> dict[str, Annotation]:
-    """The verdicts of a ForceBench sheet's lines, checked as ``read_sheet`` checks them."""
-    known = {row["id"] for row in rows}
-    verdicts: dict[str, Annotation] = {}
-    for number, line in lines:
-        row_id = line["id"].strip()
-        if row_id not in known:
-            raise EviScopeError(f"{where}: line {number}: id {row_id!r} is not a candidate row")
-        if row_id in verdicts:
-            raise EviScopeError(f"{where}: line {number}: id {row_id!r} appears twice")
-        values = {name.removeprefix("annotation_"): line[name].strip() for name in ANNOTATION_FIELDS}
-        try:
-            verdicts[row_id] = Annotation.model_validate({"id": row_id, **values})
-        except ValidationError as err:
-            first = err.errors()[0]
-            raise EviScopeError(
-                f"{where}: line {number}: field annotation_{first['loc'][0]}: {first['msg']}"
-            ) from None
-    return verdicts
-
-
-def _eviscope_verdict(line: Mapping[str, str], number: int = 0, where: str = "the sheet") -> EviScopeVerdict:
-    try:
-        return EviScopeVerdict.model_validate(
-            {
-                "id": line["id"],
-                **{k.removeprefix("annotation_"): v for k, v in line.items() if k.startswith("annotation_")},
-            }
-        )
-    except ValidationError as err:
-        first = err.errors()[0]
-        raise EviScopeError(
-            f"{where}: line {number}: field annotation_{first['loc'][0]}: {first['msg']}"
-        ) from None
-
-
 def agreement(
     benchmark: str, a: Mapping[str, Any], b: Mapping[str, Any], rows: Sequence[Row]
 ) -> tuple[float, list[list[str]]]:
@@ -354,17 +251,4 @@ def agreement(
     shared = [row for row in rows if row["id"] in a and row["id"] in b]
     if not shared:
         raise EviScopeError("the two annotators share no annotated row yet")
-    if benchmark == "forcebench":
-        return cohen_kappa(a, b), [[i, why] for i, why in disagreements(shared, a, b).items()]
-    ids = [row["id"] for row in shared]
-    kappa = float(
-        cohen_kappa_score([a[i].action for i in ids], [b[i].action for i in ids], labels=list(ACTIONS))
-    )
-    queue = []
-    for row in shared:
-        x, y = a[row["id"]].action, b[row["id"]].action
-        if x != y:
-            queue.append([row["id"], f"actions differ: {x} / {y}"])
-        elif x != row["expected_action"]:
-            queue.append([row["id"], f"both say {x}; the gold expected_action is {row['expected_action']}"])
-    return kappa, queue
+    return flow(benchmark).agreement(a, b, shared)

@@ -20,15 +20,12 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from eviscope.benchmark import for_config
-from eviscope.dataset import DEFAULT_CONFIG
+from eviscope.benchmark import AnnotationField, annotated, for_config
 from eviscope.errors import EviScopeError
-from eviscope.forcebench.annotation import BOUNDARY_TYPES, DECISIONS, Annotation
 from eviscope.forcebench.rows import AXES, SEVERITIES, STATUSES
-from eviscope.forcebench.rows import CONFIG as FORCEBENCH
-from eviscope.rows import ACTIONS, VARIANTS
+from eviscope.rows import VARIANTS
 from eviscope.space import browse
-from eviscope.space.annotation import BENCHMARKS, AnnotationStore, agreement, blinded_html, queue_order
+from eviscope.space.annotation import AnnotationStore, agreement, flow, queue_order
 from eviscope.space.data import RowSource
 from eviscope.space.leaderboard import (
     ResultStore,
@@ -169,36 +166,44 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
 
     # --- Annotate -----------------------------------------------------------------------------
 
+    flows = {name: f for name, f in annotated().items() if f.config in configs}
+    """Each benchmark annotated here; its form's inputs come in this order, one form after another."""
+    offsets = {name: sum(len(f.fields) for f in list(flows.values())[:i]) for i, name in enumerate(flows)}
+    document_inputs = sum(field.kind == "document" for f in flows.values() for field in f.fields)
+    """How many inputs choose one of the shown row's documents (each is offered that row's documents)."""
+
     def candidates(benchmark: str) -> list[dict[str, Any]]:
-        if benchmark == "forcebench":
-            return [r for r in rows_of(FORCEBENCH) if r["annotation_status"] == "drafted"]
-        return rows_of(DEFAULT_CONFIG)
+        annotation = flow(benchmark)
+        if benchmark not in flows:
+            raise EviScopeError(f"{benchmark} rows ({annotation.config}) are not served by this Space")
+        return annotation.candidates(rows_of(annotation.config))
 
     @_user_errors
-    def do_next(benchmark: str, annotator: str) -> tuple[str, str, str, Any]:
+    def do_next(benchmark: str, annotator: str) -> tuple[Any, ...]:
         pool = candidates(benchmark)
         done = annotations.sheet(benchmark, annotator, pool)
         todo = [row for row in queue_order(pool) if row["id"] not in done]
         progress = f"{len(done)} of {len(pool)} rows annotated by {annotator}"
         if not todo:
-            return "", "<p>Nothing left to annotate.</p>", progress, gr.update(choices=[], value=None)
+            nothing = [gr.update(choices=[], value=None) for _ in range(document_inputs)]
+            return "", "<p>Nothing left to annotate.</p>", progress, *nothing
         row = todo[0]
         docs = [(f"document {i}", d["doc_id"]) for i, d in enumerate(row.get("documents", []), start=1)]
         return (
             row["id"],
-            blinded_html(benchmark, row),
+            flow(benchmark).blinded_html(row),
             progress,
-            gr.update(choices=[("none", ""), *docs], value=""),
+            *(gr.update(choices=[("none", ""), *docs], value="") for _ in range(document_inputs)),
         )
 
     @_user_errors
-    def do_save(benchmark: str, annotator: str, row_id: str, *values: str) -> tuple[str, str, str, Any]:
+    def do_save(benchmark: str, annotator: str, row_id: str, *values: str) -> tuple[Any, ...]:
         pool = candidates(benchmark)
         row = next((r for r in pool if r["id"] == row_id), None)
         if row is None:
             raise EviScopeError("load a row to annotate first (Next row)")
-        names = FORCEBENCH_INPUTS if benchmark == "forcebench" else EVISCOPE_INPUTS
-        offset = 0 if benchmark == "forcebench" else len(FORCEBENCH_INPUTS)
+        names = [field.name for field in flow(benchmark).fields]
+        offset = offsets[benchmark]
         fields = dict(zip(names, values[offset : offset + len(names)], strict=True))
         annotations.save(benchmark, annotator, row, fields, pool)  # one EviScopeError line if it fails
         return do_next(benchmark, annotator)
@@ -306,39 +311,25 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
                 "variant, document ids or labels; ForceBench drafts are accepted or rejected, with "
                 "corrections (an empty field keeps the draft)."
             )
+            names = list(flows)
             with gr.Row():
-                a_benchmark = gr.Radio(list(BENCHMARKS), value=BENCHMARKS[0], label="benchmark")
+                a_benchmark = gr.Radio(names, value=names[0] if names else None, label="benchmark")
                 a_name = gr.Textbox(label="annotator (letters, digits, _ or -)")
                 a_next = gr.Button("Next row")
             a_progress = gr.Markdown()
             a_id = gr.Textbox(label="row", interactive=False)
             a_view = gr.HTML()
-            with gr.Accordion("ForceBench verdict", open=True):
-                fb_inputs = [
-                    gr.Radio(list(DECISIONS), label="decision"),
-                    gr.Textbox(label="corrected evidence_span"),
-                    gr.Textbox(label="corrected calibrated_claim"),
-                    gr.Textbox(label="corrected raised_claim"),
-                    gr.Textbox(label="corrected repair"),
-                    gr.Dropdown(["", *AXES], value="", label="corrected axis"),
-                    gr.Dropdown(["", *map(str, SEVERITIES)], value="", label="corrected severity"),
-                    gr.Dropdown(list(BOUNDARY_TYPES), value="", label="boundary type (for a rejection)"),
-                    gr.Textbox(label="notes"),
-                ]
-            with gr.Accordion("EviScope verdict", open=True):
-                a_doc = gr.Dropdown([("none", "")], value="", label="supporting document")
-                ev_inputs = [
-                    gr.Radio(list(ACTIONS), label="the evidence warrants"),
-                    a_doc,
-                    gr.Textbox(label="answer"),
-                    gr.Textbox(label="notes"),
-                ]
+            inputs, doc_inputs = [], []
+            for annotation in flows.values():
+                with gr.Accordion(annotation.title, open=True):
+                    for field in annotation.fields:
+                        inputs.append(_annotation_input(field))
+                        if field.kind == "document":
+                            doc_inputs.append(inputs[-1])
             a_save = gr.Button("Save and next", variant="primary")
-            shown = [a_id, a_view, a_progress, a_doc]
+            shown = [a_id, a_view, a_progress, *doc_inputs]
             a_next.click(do_next, [a_benchmark, a_name], shown, api_name="annotate_next")
-            a_save.click(
-                do_save, [a_benchmark, a_name, a_id, *fb_inputs, *ev_inputs], shown, api_name="annotate_save"
-            )
+            a_save.click(do_save, [a_benchmark, a_name, a_id, *inputs], shown, api_name="annotate_save")
             gr.Markdown("### Agreement and adjudication queue")
             with gr.Row():
                 k_a = gr.Dropdown([], label="annotator A", allow_custom_value=True)
@@ -352,5 +343,12 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
     return demo
 
 
-FORCEBENCH_INPUTS = tuple(name for name in Annotation.model_fields if name != "id")
-EVISCOPE_INPUTS = ("action", "supporting_doc_id", "answer", "notes")
+def _annotation_input(field: AnnotationField) -> gr.components.Component:
+    """The Gradio input of one field of an annotation form."""
+    if field.kind == "choice":
+        return gr.Radio(list(field.choices), label=field.label)
+    if field.kind == "select":
+        return gr.Dropdown(list(field.choices), value="" if "" in field.choices else None, label=field.label)
+    if field.kind == "document":
+        return gr.Dropdown([("none", "")], value="", label=field.label)
+    return gr.Textbox(label=field.label)
