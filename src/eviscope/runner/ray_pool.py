@@ -151,10 +151,10 @@ def run_on_ray(
     if options.workers < 1:
         raise EviScopeError(f"--workers {options.workers}: give at least 1")
     ray = _import_ray()
+    if options.address and options.address != "auto":
+        _check_reachable(options.address)
     started = False
-    if not ray.is_initialized():
-        if options.address and options.address != "auto":
-            _check_reachable(options.address)
+    if not ray.is_initialized():  # else: the cluster this program is connected to already
         try:
             ray.init(address=options.address or "local", include_dashboard=False, logging_level="WARNING")
         except (ConnectionError, RuntimeError, ValueError) as err:
@@ -175,8 +175,7 @@ def run_on_ray(
             compute=ray.data.ActorPoolStrategy(size=options.workers),
             num_gpus=gpus,
             num_cpus=options.cpus_per_worker,
-            max_restarts=RESTARTS,
-            max_task_retries=RESTARTS,
+            ray_remote_args={"max_restarts": RESTARTS, "max_task_retries": RESTARTS},
         )
         info, calls = None, 0
         for batch in dataset.iter_batches(batch_size=None, batch_format="numpy"):
