@@ -156,17 +156,18 @@ def test_forcebench_judge_predictions_are_scored_by_forcebench(fake_vllm, built_
     assert results["mvr"] == 1.0 and results["n"] == len(preds)  # a tie on every pair is a violation
 
 
-def test_shard_processes_run_the_request_of_their_parent(tmp_path):
+def test_a_request_round_trips_through_json_with_its_ray_options(tmp_path):
     from eviscope.commands.run import request
     from eviscope.runner.session import RunRequest
 
     parser = make_parser()
-    args = parser.parse_args(["run", "--backend", "vllm", "--model", "m", "--out", str(tmp_path), "--data-parallel-size",
-                              "2", "--no-structured-output", "--max-tokens", "64", "--policy", "gate",
+    args = parser.parse_args(["run", "--backend", "vllm", "--model", "m", "--out", str(tmp_path), "--ray", "auto",
+                              "--workers", "4", "--no-structured-output", "--max-tokens", "64", "--policy", "gate",
                               "--tensor-parallel-size", "2", "--price-prompt", "0.5"])  # fmt: skip
     parent = request(args)
     child = RunRequest.from_json(parent.to_json())
     assert child == parent
+    assert child.ray is not None and child.ray.address == "auto" and child.ray.workers == 4
     assert child.backend.structured_output is False and child.backend.tensor_parallel_size == 2
     assert child.options["policy"] == "gate" and child.sampling.max_tokens == 64
 
