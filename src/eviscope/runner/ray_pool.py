@@ -175,7 +175,8 @@ def run_on_ray(
             compute=ray.data.ActorPoolStrategy(size=options.workers),
             num_gpus=gpus,
             num_cpus=options.cpus_per_worker,
-            ray_remote_args={"max_restarts": RESTARTS, "max_task_retries": RESTARTS},
+            max_restarts=RESTARTS,
+            max_task_retries=RESTARTS,
         )
         info, calls = None, 0
         for batch in dataset.iter_batches(batch_size=None, batch_format="numpy"):
