@@ -44,3 +44,17 @@ def built_dataset(
     args = ["build", "--squad", str(squad_path), "--attributionbench", str(attributionbench_path)]
     assert main([*args, "--out", str(out)]) == 0
     return out
+
+
+@pytest.fixture(scope="session")
+def tiny_model(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny random-weight model (``eviscope tiny-model``), its tokenizer trained on EviScope prompts."""
+    from eviscope.dataset import load_rows
+    from eviscope.runner.policies import render
+    from eviscope.tiny_model import build_tiny_model
+
+    rows = load_rows("eviscope-v1.1", built_dataset)
+    corpus = [render("vanilla", row) for row in rows] + [
+        '{"action": "answer", "citations": [], "quotes": []}'
+    ]
+    return build_tiny_model(tmp_path_factory.mktemp("tiny-model"), corpus)

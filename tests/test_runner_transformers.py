@@ -8,10 +8,8 @@ import pytest
 from runner_fixtures import read_jsonl
 
 from eviscope.cli import main
-from eviscope.dataset import load_rows
 from eviscope.rows import ACTIONS
 from eviscope.runner.parsing import parse_answer
-from eviscope.runner.policies import render
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -22,17 +20,6 @@ MANIFEST_FIELDS = {
     "started_at", "finished_at", "sessions", "eviscope_version", "prices", "usage", "engine_calls",
     "structured_output", "schema_sha256",
 }  # fmt: skip
-
-
-@pytest.fixture(scope="session")
-def tiny_model(built_dataset, tmp_path_factory):
-    from eviscope.tiny_model import build_tiny_model
-
-    rows = load_rows("eviscope-v1.1", built_dataset)
-    corpus = [render("vanilla", row) for row in rows] + [
-        '{"action": "answer", "citations": [], "quotes": []}'
-    ]
-    return build_tiny_model(tmp_path_factory.mktemp("tiny-model"), corpus)
 
 
 def _run(model, dataset, out, *extra):

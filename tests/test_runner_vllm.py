@@ -156,12 +156,13 @@ def test_forcebench_judge_predictions_are_scored_by_forcebench(fake_vllm, built_
     assert results["mvr"] == 1.0 and results["n"] == len(preds)  # a tie on every pair is a violation
 
 
-def test_shard_processes_run_the_request_of_their_parent(tmp_path):
-    """A shard process reads the request its parent wrote (``RunRequest.to_json``) and runs the same run."""
+def test_a_request_round_trips_through_json_with_its_ray_options(tmp_path):
+    """A run request (what a Ray worker is built from) survives ``to_json``/``from_json`` whole."""
     from eviscope.runner.accounting import PriceTable
     from eviscope.runner.backends import backend_settings
     from eviscope.runner.backends.base import SamplingConfig
     from eviscope.runner.execute import RunSettings
+    from eviscope.runner.ray_pool import RayOptions
     from eviscope.runner.session import RunRequest
 
     backend = backend_settings("vllm", {"model": "m", "structured_output": False, "tensor_parallel_size": 2})
@@ -172,10 +173,11 @@ def test_shard_processes_run_the_request_of_their_parent(tmp_path):
         sampling=SamplingConfig(max_tokens=64),
         options={"policy": "gate"},
         settings=RunSettings(prices=PriceTable(usd_per_1m_prompt_tokens=0.5)),
-        data_parallel_size=2,
+        ray=RayOptions(address="auto", workers=4),
     )
     child = RunRequest.from_json(parent.to_json())
     assert child == parent
+    assert child.ray is not None and child.ray.address == "auto" and child.ray.workers == 4
     assert child.backend.structured_output is False and child.backend.tensor_parallel_size == 2
     assert child.options["policy"] == "gate" and child.sampling.max_tokens == 64
     assert child.settings.prices.usd_per_1m_prompt_tokens == 0.5

@@ -20,11 +20,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from eviscope.benchmark import run_options
 from eviscope.commands import add_dataset_argument, add_subcommand, console
 from eviscope.dataset import DEFAULT_CONFIG
+from eviscope.errors import EviScopeError
 from eviscope.runner.accounting import PriceTable
 from eviscope.runner.backends import BACKENDS, backend_settings, settings_class
 from eviscope.runner.backends.base import SamplingConfig
 from eviscope.runner.execute import RunSettings
 from eviscope.runner.manifest import MANIFEST
+from eviscope.runner.ray_pool import RayOptions
 from eviscope.runner.session import Advance, RunRequest, run
 
 
@@ -63,9 +65,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     model.add_argument(
         "--model", required=True, help="hub id or local folder (openai: the served model name)"
     )
-    model.add_argument("--data-parallel-size", type=int, default=1, metavar="N",
-                       help="shard rows over N processes, one GPU (group) each (default: %(default)s)")  # fmt: skip
     _add_backend_options(model)
+
+    pool = parser.add_argument_group("Ray (needs the ray extra)")
+    pool.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
+                      help="answer the rows on a Ray cluster: no ADDRESS starts a local one, `auto` the one "
+                      "`ray start` started, else HOST:PORT or ray://HOST:PORT (default: in this process)")  # fmt: skip
+    pool.add_argument(
+        "--workers", type=int, metavar="N", help="Ray worker actors, one backend each (default: 1)"
+    )
+    pool.add_argument("--gpus-per-worker", type=float, metavar="G",
+                      help="GPUs per Ray worker (default: what the backend needs: vllm its --tensor-parallel-size)")  # fmt: skip
+    pool.add_argument("--cpus-per-worker", type=float, metavar="C", help="CPUs per Ray worker (default: 1)")
 
     decode = parser.add_argument_group("decoding")
     decode.add_argument(
@@ -139,8 +150,23 @@ def request(args: argparse.Namespace) -> RunRequest:
             batch_size=args.batch_size,
             prices=PriceTable(args.price_prompt, args.price_completion),
         ),
-        data_parallel_size=args.data_parallel_size,
+        ray=_ray_options(args),
         save_prompts=args.save_prompts,
+    )
+
+
+def _ray_options(args: argparse.Namespace) -> RayOptions | None:
+    if args.ray is None:
+        given = [f for f, v in (("--workers", args.workers), ("--gpus-per-worker", args.gpus_per_worker),
+                                ("--cpus-per-worker", args.cpus_per_worker)) if v is not None]  # fmt: skip
+        if given:
+            raise EviScopeError(f"{given[0]} is for runs on Ray: add --ray [ADDRESS]")
+        return None
+    return RayOptions(
+        address=args.ray or None,
+        workers=args.workers or 1,
+        gpus_per_worker=args.gpus_per_worker,
+        cpus_per_worker=args.cpus_per_worker or 1,
     )
 
 

@@ -126,7 +126,6 @@ def build(
     info: BackendInfo,
     schema: dict[str, Any],
     prices: PriceTable,
-    data_parallel_size: int,
     batch_size: int,
     rows_total: int,
     records: Iterable[Mapping[str, Any]],
@@ -145,7 +144,8 @@ def build(
         "eviscope_version": __version__,
         "resolved_revision": info.revision,
         "tensor_parallel_size": info.tensor_parallel_size,
-        "data_parallel_size": data_parallel_size,
+        # the Ray cluster of the latest session that ran on one (version, address, workers, GPUs)
+        "ray": next((s["ray"] for s in reversed(sessions) if "ray" in s), None),
         "batch_size": batch_size or "all pending rows",
         "sampling": info.sampling,
         "generation_config_meaning": GENERATION_CONFIG_MEANING[run_identity["generation_config"]],

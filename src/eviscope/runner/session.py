@@ -1,4 +1,4 @@
-"""A run as a library: the session, resume and data-parallel sharding behind ``eviscope run``.
+"""A run as a library: the session and resume behind ``eviscope run``, locally or on Ray.
 
 :func:`run` batches a model over a config and writes into the run folder: ``records.jsonl`` (the
 append-only journal: one line per finished row, with its raw reply, parse outcome and usage),
@@ -8,18 +8,15 @@ interrupted run: one killed at any point, or stopped by an unavailable server, a
 read-only folder (reported as a one-line error naming the path or row, with the journal kept as it
 was).
 
-With ``data_parallel_size`` N > 1, N processes (``python -m eviscope.runner.session``) each run
-every N-th pending row and journal to a file of their own; they read the request from
-``run-request.json`` in the run folder, so they run exactly what the parent was asked.
+With ``ray`` set (:class:`~eviscope.runner.ray_pool.RayOptions`), the pending rows are answered by
+a pool of Ray worker actors (:mod:`eviscope.runner.ray_pool`), on a local cluster or an existing
+one; their records come back into the same journal.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -30,14 +27,12 @@ from eviscope.errors import EviScopeError, os_errors
 from eviscope.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE
 from eviscope.runner import manifest as manifests
 from eviscope.runner.accounting import PriceTable
-from eviscope.runner.backends import BACKENDS, backend_settings, settings_class
+from eviscope.runner.backends import backend_settings, settings_class
 from eviscope.runner.backends.base import Backend, BackendInfo, BackendSettings, SamplingConfig
 from eviscope.runner.execute import RunSettings, run_rows
+from eviscope.runner.ray_pool import RayOptions, run_on_ray
 from eviscope.runner.store import Journal, journal_path, read_records, write_atomic
 from eviscope.runner.tasks import Task
-
-REQUEST_FILE = "run-request.json"
-"""Where a data-parallel parent leaves its request for its shard processes."""
 
 Advance = Callable[[int], None]
 Track = Callable[[int], contextlib.AbstractContextManager[Advance]]
@@ -61,7 +56,8 @@ class RunRequest:
     """The benchmark's run options (``policy``, ``judge``…); one it does not take is an error."""
     limit: int | None = None
     settings: RunSettings = field(default_factory=RunSettings)
-    data_parallel_size: int = 1
+    ray: RayOptions | None = None
+    """Run on a Ray cluster (None: in this process)."""
     save_prompts: bool = False
 
     def to_json(self) -> str:
@@ -75,7 +71,7 @@ class RunRequest:
                 "options": dict(self.options),
                 "limit": self.limit,
                 "settings": asdict(self.settings),
-                "data_parallel_size": self.data_parallel_size,
+                "ray": None if self.ray is None else asdict(self.ray),
                 "save_prompts": self.save_prompts,
             }
         )
@@ -98,7 +94,7 @@ class RunRequest:
                 batch_size=settings["batch_size"],
                 prices=PriceTable(**settings["prices"]),
             ),
-            data_parallel_size=data["data_parallel_size"],
+            ray=None if data.get("ray") is None else RayOptions(**data["ray"]),
             save_prompts=data["save_prompts"],
         )
 
@@ -144,11 +140,6 @@ def run(
     """Run (or resume) ``request``; ``say`` gets one-line progress notes, ``track(total)`` a
     context manager whose value advances a progress display by the rows finished."""
     settings_class(request.backend.name)  # an unregistered backend fails before anything is written
-    if request.data_parallel_size > 1 and not request.backend.data_parallel:
-        able = [name for name in BACKENDS if settings_class(name).data_parallel]
-        raise EviScopeError(
-            f"--data-parallel-size is for {' and '.join(able)}; {request.backend.name} runs requests concurrently"
-        )
     bench, task, rows, context = _prepare(request)
     out = request.out
     with os_errors(out, "create", hint="use another --out"):
@@ -177,14 +168,19 @@ def run(
     if pending:
         say(f"{len(rows) - len(pending)} of {len(rows)} rows already done in {out}/; running {len(pending)}")
         # a session killed before it ends stays in the manifest with finished_at null
-        session = {"started_at": started, "finished_at": None, "rows_run": len(pending),
-                   "data_parallel_size": request.data_parallel_size}  # fmt: skip
+        session: dict[str, Any] = {"started_at": started, "finished_at": None, "rows_run": len(pending)}
         write_state = dict(status="running", previous=previous, sessions=[*sessions, session])
         _write(request, ident, task, rows, info, **write_state)
         backend: Backend | None = None
         try:
-            if request.data_parallel_size > 1:
-                info, calls = _run_data_parallel(request, say)
+            if request.ray is not None:
+                journal = Journal(journal_path(out))
+                with track(len(pending)) as advance:
+                    info, calls, session["ray"] = run_on_ray(
+                        request.ray, config=request.config, task_options=request.options,
+                        backend=request.backend, sampling=request.sampling, settings=request.settings,
+                        pending=pending, journal=journal, done=set(done), advance=advance,
+                    )  # fmt: skip
             else:
                 backend = request.backend.create(request.sampling)
                 # the backend's details too, in case this session is killed before it ends
@@ -252,7 +248,6 @@ def _write(
         info=info,
         schema=task.schema,
         prices=request.settings.prices,
-        data_parallel_size=request.data_parallel_size,
         batch_size=request.settings.batch_size,
         rows_total=len(rows),
         records=[records[row["id"]] for row in rows if row["id"] in records],
@@ -272,68 +267,3 @@ def _finish(out: Path, task: Task, rows: list[dict[str, Any]]) -> Path:
     predictions = out / PREDICTIONS_FILE
     write_atomic(predictions, "".join(f"{line}\n" for line in lines))
     return predictions
-
-
-def run_shard(request: RunRequest, index: int, count: int) -> None:
-    """One data-parallel process: rows ``index, index+count, …`` not yet done, journaled to its own file."""
-    _, task, rows, _ = _prepare(request)
-    done = read_records(request.out)
-    mine = [row for k, row in enumerate(rows) if k % count == index and row["id"] not in done]
-    backend = request.backend.create(request.sampling)
-    run_rows(task, mine, backend, Journal(journal_path(request.out, (index, count))), request.settings)
-    state = {"info": asdict(backend.info()), "engine_calls": backend.engine_calls}
-    write_atomic(request.out / f"session.shard-{index}-of-{count}.json", json.dumps(state, default=str))
-
-
-def _device_groups(count: int, per_process: int) -> list[str]:
-    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-    devices = visible.split(",") if visible else [str(i) for i in range(count * per_process)]
-    if len(devices) < count * per_process:
-        raise EviScopeError(
-            f"--data-parallel-size {count} × {per_process} GPUs per process needs "
-            f"{count * per_process} GPUs; CUDA_VISIBLE_DEVICES lists {len(devices)}"
-        )
-    return [",".join(devices[i * per_process : (i + 1) * per_process]) for i in range(count)]
-
-
-def shard_command(out: Path, index: int, count: int) -> list[str]:
-    """The command line of shard process ``index`` of ``count`` for the run folder ``out``."""
-    return [sys.executable, "-m", "eviscope.runner.session", str(out / REQUEST_FILE), f"{index}/{count}"]
-
-
-def _run_data_parallel(request: RunRequest, say: Callable[[str], None]) -> tuple[BackendInfo, int]:
-    """Run one shard process per device group and wait for all; their backend info and engine calls."""
-    count, out = request.data_parallel_size, request.out
-    per_process = request.backend.device_group_size()
-    groups = _device_groups(count, per_process) if per_process else [""] * count
-    for stale in out.glob("session.shard-*.json"):
-        stale.unlink()
-    write_atomic(out / REQUEST_FILE, request.to_json())
-    children = []
-    for index, devices in enumerate(groups):
-        env = dict(os.environ, CUDA_VISIBLE_DEVICES=devices) if devices else dict(os.environ)
-        children.append(subprocess.Popen(shard_command(out, index, count), env=env))
-    say(f"started {count} shard processes; each journals to {out}/records.shard-*.jsonl")
-    failed = [index for index, child in enumerate(children) if child.wait() != 0]
-    if failed:
-        raise EviScopeError(f"shard processes {failed} failed (see above); rerun the same command to resume")
-    states = [json.loads((out / f"session.shard-{i}-of-{count}.json").read_text()) for i in range(count)]
-    return BackendInfo(**states[0]["info"]), sum(s["engine_calls"] for s in states)
-
-
-def _main(argv: list[str]) -> int:
-    """``python -m eviscope.runner.session REQUEST_FILE INDEX/COUNT``: one shard process."""
-    from eviscope.errors import plain
-
-    path, shard = argv
-    index, _, count = shard.partition("/")
-    try:
-        run_shard(RunRequest.from_json(Path(path).read_text(encoding="utf-8")), int(index), int(count))
-    except EviScopeError as err:
-        print(f"eviscope run (shard {shard}): error: {plain(str(err), None)}", file=sys.stderr)
-        return 2
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(_main(sys.argv[1:]))

@@ -1,6 +1,6 @@
 """The run folder's append-only journal, and resume by id.
 
-Every finished row is one line of ``records*.jsonl`` (one file per data-parallel shard), written and
+Every finished row is one line of ``records*.jsonl`` (``records.jsonl``; a run on Ray writes the same file from its driver), written and
 ``fsync``-ed before the next batch starts. A run killed at any point, ``kill -9`` included, leaves at
 worst a torn last line: it is cut off when the journal is next opened, and the rows it held are run
 again. Reading keeps the first record of each id, so no row is ever counted twice.
@@ -27,9 +27,9 @@ JOURNAL_GLOB = "records*.jsonl"
 RESUME_HINT = "what was journaled before is kept: fix that and rerun the same command to resume"
 
 
-def journal_path(out_dir: Path, shard: tuple[int, int] | None = None) -> Path:
-    """``records.jsonl``, or ``records.shard-<i>-of-<n>.jsonl`` for shard ``(i, n)``."""
-    return out_dir / ("records.jsonl" if shard is None else f"records.shard-{shard[0]}-of-{shard[1]}.jsonl")
+def journal_path(out_dir: Path) -> Path:
+    """The run folder's journal, ``records.jsonl``."""
+    return out_dir / "records.jsonl"
 
 
 def _complete_lines(data: bytes) -> list[bytes]:

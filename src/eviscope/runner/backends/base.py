@@ -96,9 +96,6 @@ class BackendSettings:
     the backend."""
 
     name: ClassVar[str]
-    data_parallel: ClassVar[bool] = False
-    """Whether ``--data-parallel-size`` may shard the rows over processes of this backend."""
-
     model: str
     revision: str | None = option(None, "model revision (branch, tag or commit)")
     dtype: str | None = option(None, "weights dtype")
@@ -113,7 +110,7 @@ class BackendSettings:
         raise NotImplementedError
 
     def device_group_size(self) -> int:
-        """GPUs each data-parallel process takes (0: it needs no device of its own)."""
+        """GPUs one Ray worker of this backend needs (``--gpus-per-worker`` default; 0: none)."""
         return 0
 
     @classmethod

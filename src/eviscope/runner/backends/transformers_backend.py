@@ -40,7 +40,6 @@ class Settings(BackendSettings):
     """``--backend transformers``: a small model with transformers, on CPU by default."""
 
     name = "transformers"
-    data_parallel = True
 
     dtype: str | None = option("float32", "torch dtype of the weights (float32, bfloat16…)")
     device: str = option("cpu", "torch device")

@@ -2,8 +2,8 @@
 caching do the rest), structured output with ``StructuredOutputsParams(json=schema)``.
 
 vLLM is the optional ``gpu`` extra and is imported here, lazily, only when this backend is built.
-Data parallelism is one process per GPU, each running this backend on its shard of the rows
-(``eviscope run --data-parallel-size N``).
+Data parallelism is a pool of Ray worker actors, each holding one of these backends on its own
+``tensor_parallel_size`` GPUs (``eviscope run --ray [ADDRESS] --workers N``, :mod:`eviscope.runner.ray_pool`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ class Settings(BackendSettings):
     """``--backend vllm``: offline vLLM on this machine's GPUs."""
 
     name = "vllm"
-    data_parallel = True
 
     dtype: str | None = option("auto", "weights dtype (auto, bfloat16, float16…)")
     tensor_parallel_size: int = option(1, "GPUs per model", metavar="N")
