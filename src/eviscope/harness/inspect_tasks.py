@@ -21,6 +21,7 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState, generate
 
+from eviscope.forcebench.rows import CONFIG as FORCEBENCH_CONFIG
 from eviscope.harness import suite
 
 Items = Sequence[Mapping[str, Any]]
@@ -91,7 +92,7 @@ def _forcebench(judge: str, dataset: str | None) -> Task:
                 "which": which,
             },
         )
-        for row in suite.load_rows(suite.FORCEBENCH_CONFIG, dataset)
+        for row in suite.load_rows(FORCEBENCH_CONFIG, dataset)
         for which, prompt in suite.forcebench_prompts(row, judge).items()
     ]
     return Task(

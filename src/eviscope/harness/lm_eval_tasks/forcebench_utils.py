@@ -13,12 +13,13 @@ from typing import Any
 
 import datasets
 
+from eviscope.forcebench.rows import CONFIG as FORCEBENCH_CONFIG
 from eviscope.harness import suite
 
 
 def load(judge: str, dataset: str | None = None, **_: Any) -> datasets.DatasetDict:
     """Two requests per pair of the ``forcebench`` config (hub id or local folder ``dataset``)."""
-    pairs = suite.load_rows(suite.FORCEBENCH_CONFIG, dataset)
+    pairs = suite.load_rows(FORCEBENCH_CONFIG, dataset)
     requests = [
         {"id": row["id"], "axis": row["axis"], "severity": row["severity"], "judge": judge, "which": which,
          "prompt": prompt}
