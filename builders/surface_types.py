@@ -262,12 +262,17 @@ def _describe(types: frozenset[str]) -> str:
 def same_type(question: str, gold: str, alternative: str) -> str | None:
     """Why ``alternative`` is not an answer of ``gold``'s type to ``question``; ``None`` when it is.
 
-    It fails when the surface type of either string is unknown (the lint confirms a type, it never
-    assumes one; where neither is known and the question asks for exactly one type, as "which
-    quarterback" does, the question confirms it for both), when both are known and disjoint (a city is not a
-    country; a person is not an organisation), when one is a year or number and the other is not,
-    when two numbers carry different units, or when the alternative's type is known and is not one
-    the question's wh-phrase asks for.
+    It fails when the surface type of either string is unknown (the lint confirms a type from the
+    strings themselves and never takes it from the question: a "who" question does not make
+    "Khwarezmia" a person), when both are known and disjoint (a city is not a country; a person is
+    not an organisation), when one is a year or number and the other is not, when two numbers carry
+    different units, or when the alternative's type is known and is not one the question's
+    wh-phrase asks for.
+
+    >>> same_type("Who did Genghis Khan's son Tolui fight?", "Tolui", "Khwarezmia")
+    "neither 'Tolui' nor 'Khwarezmia' has a type the lint can tell"
+    >>> same_type("Who coached the Broncos?", "John Fox", "Gary Kubiak") is None
+    True
     """
     expected = expected_types(question)
     group = expected is not None and "group" in expected
@@ -285,8 +290,6 @@ def same_type(question: str, gold: str, alternative: str) -> str | None:
     if expected is not None:
         expected = expected | ({"religion"} if "group" in expected else set())
         expected = expected | ({"continent"} if "region" in expected else set())
-    if not gold_types and not new_types and expected is not None and len(expected) == 1:
-        gold_types = new_types = expected  # both plain names, and the question asks for one type
     if not gold_types and not new_types:
         return f"neither {gold!r} nor {alternative!r} has a type the lint can tell"
     if expected and new_types and not new_types & (expected | ({"date"} if "year" in expected else set())):

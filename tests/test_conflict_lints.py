@@ -136,6 +136,9 @@ WRONG_KIND = [
     ("Who wrote The Book of Healing?", "Ibn Sina", "Saturn V"),
     ("What do the grains in chloroplasts store?", "Starch", "Meuse"),
     ("What airport is in the San Fernando Valley?", "Van Nuys Airport", "Masovian Primeval Forest"),
+    # Names the lint cannot type at all: a "who" question must not vouch for either side.
+    ("Who led the campaign against Khwarezmia?", "Tolui", "Khwarezmia"),
+    ("Who kidnapped Genghis Khan's wife?", "Merkits", "Börte"),
 ]
 
 
@@ -156,7 +159,7 @@ def test_a_name_of_another_kind_is_not_a_same_type_alternative(
         ("Which NFL team won Super Bowl 50?", "Denver Broncos", "Carolina Panthers"),
         ("When did the bridge open?", "1932", "1938"),
         ("How much did the bridge cost?", "$2.5 million", "$3.1 million"),
-        ("Which quarterback was named MVP?", "Peyton Manning", "Cam Newton"),
+        ("Which quarterback was named MVP?", "John Elway", "Tom Brady"),
     ],
 )
 def test_an_answer_of_the_same_type_is_one(question: str, gold: str, alternative: str) -> None:
