@@ -56,6 +56,10 @@ def _fill(path: Path, marks: dict[str, tuple[str, str, str]]) -> None:
         rows = list(csv.DictReader(handle))
     for row in rows:
         row.update(zip(CRITERIA, marks.get(row["id"], ("yes", "yes", "yes")), strict=True))
+    _write(path, rows)
+
+
+def _write(path: Path, rows: list[dict]) -> None:
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
@@ -104,3 +108,48 @@ def test_review_commands_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "pass 5/6" in capsys.readouterr().out
     assert main(["review", "agreement", str(tmp_path / "missing.csv")]) == 2
     assert "cannot read sheet" in capsys.readouterr().err
+
+
+def test_marks_of_a_passage_that_changed_are_refused_as_stale(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sheet = tmp_path / "v11"
+    built = write_dataset(tmp_path / "ds", "eviscope-v1.1", ROWS)
+    assert (
+        main(
+            ["review", "conflicts", "--config", "eviscope-v1.1", "--dataset", str(built), "--out", str(sheet)]
+        )
+        == 0
+    )
+    _fill(sheet.with_suffix(".csv"), {})
+    check = ["review", "agreement", str(sheet.with_suffix(".csv")), "--config", "eviscope-v1.1"]
+    assert main([*check, "--dataset", str(built)]) == 0
+    assert "pass 6/6" in capsys.readouterr().out
+    # A rebuild that edits q2's conflict passage differently: its mark no longer holds.
+    rows = [
+        row for n in range(1, 7) for row in quartet(n, str(1900 + n), str(1960 + n if n == 2 else 1950 + n))
+    ]
+    rebuilt = write_dataset(tmp_path / "ds2", "eviscope-v1.1", rows)
+    assert main([*check, "--dataset", str(rebuilt)]) == 2
+    assert (
+        "1 marked item(s) are not conflict passages of eviscope-v1.1 as built now" in capsys.readouterr().err
+    )
+    # A sheet without fingerprints cannot be checked.
+    with sheet.with_suffix(".csv").open(newline="", encoding="utf-8") as handle:
+        old = [{k: v for k, v in row.items() if k != "fingerprint"} for row in csv.DictReader(handle)]
+    _write(tmp_path / "old.csv", old)
+    assert (
+        main(
+            [
+                "review",
+                "agreement",
+                str(tmp_path / "old.csv"),
+                "--config",
+                "eviscope-v1.1",
+                "--dataset",
+                str(built),
+            ]
+        )
+        == 2
+    )
+    assert "has no fingerprint column" in capsys.readouterr().err

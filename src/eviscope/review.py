@@ -10,6 +10,11 @@ marks each item ``yes`` or ``no`` on three questions:
 - ``fluent``: the edited sentence reads right (articles, acronyms, appositives, agreement).
 
 An item *passes* when all three are ``yes``.
+
+Each item carries a ``fingerprint`` of what the reviewer read (source question, question, original
+and edited sentence), so that a mark stays tied to that text: a rebuild that renumbers quartets or
+changes a conflict passage leaves the old mark *stale*, and ``eviscope review agreement --config``
+refuses stale marks instead of counting them for rows nobody read.
 """
 
 from __future__ import annotations
@@ -25,7 +30,26 @@ from eviscope.normalize import contains
 from eviscope.sentences import sentence_spans
 
 CRITERIA: tuple[str, ...] = ("same_type", "believable", "fluent")
-SHEET_FIELDS: tuple[str, ...] = ("item", "id", "question", "original", "edited", *CRITERIA, "note")
+SHEET_FIELDS: tuple[str, ...] = (
+    "item",
+    "id",
+    "fingerprint",
+    "question",
+    "original",
+    "edited",
+    *CRITERIA,
+    "note",
+)
+
+
+def fingerprint(source_id: str, question: str, original: str, edited: str) -> str:
+    """The 16-hex sha256 of what a reviewer reads for one item (its mark holds for this text only).
+
+    >>> fingerprint("5733be", "When?", "Built in 1901.", "Built in 1905.")
+    '792f65374d910742'
+    """
+    text = "\n".join((source_id, question, original, edited))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _edited_sentence(text: str, original: str, answer: str) -> str:
@@ -56,7 +80,15 @@ def conflict_sheet(rows: Iterable[dict[str, Any]], sample: int | None = None, se
         original = row["support_spans"][0]["text"]
         conflict = texts[row["conflicting_doc_ids"][0]]
         edited = _edited_sentence(conflict, original, row["conflict_answer"])
-        items.append({"id": row["id"], "question": row["question"], "original": original, "edited": edited})
+        items.append(
+            {
+                "id": row["id"],
+                "fingerprint": fingerprint(row["source_id"], row["question"], original, edited),
+                "question": row["question"],
+                "original": original,
+                "edited": edited,
+            }
+        )
         keys[row["id"]] = hashlib.sha256(f"{seed}:{row['source_id']}".encode()).hexdigest()
     if sample is not None and sample > len(items):
         raise EviScopeError(f"--sample {sample} is more than the {len(items)} conflicting rows")
@@ -115,6 +147,26 @@ def read_sheet(path: Path) -> dict[str, dict[str, bool]]:
             values[criterion] = mark.startswith("y")
         marks[row["id"]] = values
     return marks
+
+
+def stale_marks(path: Path, rows: Iterable[dict[str, Any]]) -> list[str]:
+    """The ids of the items of sheet ``path`` whose text no conflicting row of ``rows`` shows now.
+
+    An item is current when its ``fingerprint`` is that of some conflicting row of the build (the
+    same text under a renumbered id still counts); a sheet without fingerprints cannot be checked.
+    """
+    current = {item["fingerprint"] for item in conflict_sheet(rows)}
+    try:
+        with path.open(newline="", encoding="utf-8") as handle:
+            items = list(csv.DictReader(handle))
+    except OSError as err:
+        raise EviScopeError(f"cannot read sheet {path}: {err.strerror}") from None
+    if items and "fingerprint" not in items[0]:
+        raise EviScopeError(
+            f"{path}: the sheet has no fingerprint column, so its marks cannot be checked against a "
+            "build; write a new sheet with `eviscope review conflicts`"
+        )
+    return [item["id"] for item in items if item["fingerprint"] not in current]
 
 
 def agreement(sheets: dict[str, dict[str, dict[str, bool]]]) -> dict:

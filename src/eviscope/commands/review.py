@@ -50,6 +50,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Read filled review sheets (CSV) and print yes counts, passes and Cohen's kappa.",
     )
     agree.add_argument("sheets", nargs="+", type=Path, metavar="SHEET", help="filled sheet CSV files")
+    agree.add_argument(
+        "--config",
+        default=None,
+        help="check that every marked item is a conflict passage of this config as built now",
+    )
+    add_dataset_argument(agree)
     add_json_argument(agree)
     agree.set_defaults(func=run_agreement)
 
@@ -66,8 +72,21 @@ def run_conflicts(args: argparse.Namespace) -> int:
 
 
 def run_agreement(args: argparse.Namespace) -> int:
-    from eviscope.review import CRITERIA, agreement, read_sheet
+    from eviscope.errors import EviScopeError
+    from eviscope.review import CRITERIA, agreement, read_sheet, stale_marks
 
+    if args.config is not None:
+        from eviscope.dataset import load_rows
+
+        rows = list(load_rows(args.config, args.dataset))
+        for path in args.sheets:
+            stale = stale_marks(path, rows)
+            if stale:
+                shown = ", ".join(stale[:8]) + (f" and {len(stale) - 8} more" if len(stale) > 8 else "")
+                raise EviScopeError(
+                    f"{path}: {len(stale)} marked item(s) are not conflict passages of {args.config} "
+                    f"as built now (stale marks: {shown}); review them again"
+                )
     report = agreement({str(path): read_sheet(path) for path in args.sheets})
     if args.json:
         print(json.dumps(report, indent=2))
