@@ -150,7 +150,8 @@ class AnnotationFlow(Protocol):
     config: str
     """The config whose rows are annotated."""
     sheet_columns: tuple[str, ...]
-    """The columns of an annotator's CSV sheet (besides ``id``, which leads)."""
+    """The columns of an annotator's CSV sheet (besides ``id``, which leads): ``annotation_<name>``
+    for each of :attr:`fields`, and whatever of the row helps a reader of the sheet."""
     fields: tuple[AnnotationField, ...]
 
     def candidates(self, rows: Sequence[Row]) -> list[Row]:
@@ -165,19 +166,43 @@ class AnnotationFlow(Protocol):
         """One verdict from the form's values (pydantic's ValidationError where one is invalid)."""
         ...
 
-    def read_verdicts(
-        self, lines: Sequence[tuple[int, Mapping[str, str]]], rows: Sequence[Row], where: str
-    ) -> dict[str, BaseModel]:
-        """The verdicts of a sheet's complete (line number, line) pairs, by row id; a bad line is an
-        :class:`EviScopeError` naming ``where`` and its number."""
-        ...
-
     def agreement(
         self, a: Mapping[str, Any], b: Mapping[str, Any], shared: Sequence[Row]
     ) -> tuple[float, list[list[str]]]:
         """Cohen's kappa over the ``shared`` rows both annotated, and the adjudication queue as
         (id, reason) lines."""
         ...
+
+
+def read_verdicts(
+    flow: AnnotationFlow, lines: Sequence[tuple[int, Mapping[str, str]]], rows: Sequence[Row], where: str
+) -> dict[str, BaseModel]:
+    """The verdicts of an annotator's sheet by row id, from its complete (line number, line) pairs:
+    each line's ``annotation_<name>`` values of ``flow``'s fields, stripped, read by ``flow.verdict``.
+
+    One reader for every benchmark's sheets: an id that is not one of ``rows`` (the candidates), an
+    id on two lines, or an invalid value is one :class:`EviScopeError` line naming the sheet
+    (``where``), the line number and the id.
+    """
+    from pydantic import ValidationError
+
+    from eviscope.errors import field_error
+
+    known = {row["id"] for row in rows}
+    verdicts: dict[str, BaseModel] = {}
+    for number, line in lines:
+        row_id = line["id"].strip()
+        at = f"{where}: line {number}: id {row_id!r}"
+        if row_id not in known:
+            raise EviScopeError(f"{at} is not a candidate row")
+        if row_id in verdicts:
+            raise EviScopeError(f"{at} appears twice")
+        values = {field.name: line[f"annotation_{field.name}"].strip() for field in flow.fields}
+        try:
+            verdicts[row_id] = flow.verdict(row_id, values)
+        except ValidationError as err:
+            raise field_error(err, at, "annotation_") from None
+    return verdicts
 
 
 @dataclass

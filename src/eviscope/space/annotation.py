@@ -30,7 +30,7 @@ from huggingface_hub import HfApi
 from huggingface_hub.errors import HfHubHTTPError
 from pydantic import BaseModel, ValidationError
 
-from eviscope.benchmark import AnnotationFlow, annotated
+from eviscope.benchmark import AnnotationFlow, annotated, read_verdicts
 from eviscope.errors import EviScopeError, field_error
 from eviscope.forcebench.annotation import stable_hash
 from eviscope.space.storage import LOCK_TIMEOUT_S, HubMirror, describe_failure, sweep, write_atomically
@@ -141,7 +141,7 @@ class AnnotationStore:
             raise EviScopeError(f"could not read the annotations of {annotator}: {_failure(err)}") from None
         where = f"the {benchmark} sheet of {annotator}"
         lines = self._complete_lines(path, data, flow(benchmark).sheet_columns, where)
-        return flow(benchmark).read_verdicts(lines, rows, where)
+        return read_verdicts(flow(benchmark), lines, rows, where)
 
     def _complete_lines(
         self, path: Path, data: bytes, header: Sequence[str], where: str
