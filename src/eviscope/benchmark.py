@@ -205,6 +205,17 @@ def read_verdicts(
     return verdicts
 
 
+@dataclass(frozen=True)
+class BrowseFilter:
+    """A dropdown of the Space's Browse tab: it keeps the rows whose ``field`` (as a string) is the
+    value chosen among ``choices``; a row without the field (another benchmark's) is kept."""
+
+    field: str
+    label: str
+    """The dropdown's label, also its parameter of the Space's ``/browse`` endpoint (an identifier)."""
+    choices: tuple[str, ...]
+
+
 @dataclass
 class SpaceScore:
     """A scored Space submission: the stored result and predictions, and what its report needs."""
@@ -220,6 +231,8 @@ class SpaceView(Protocol):
 
     browse_columns: tuple[str, ...]
     """Row fields the browse table shows."""
+    browse_filters: tuple[BrowseFilter, ...]
+    """Its dropdowns in the Browse tab (:func:`browse_filters` gathers every benchmark's)."""
     leaderboard_columns: tuple[str, ...]
     """The leaderboard's metric columns; the first is the default sort key."""
     lower_is_better: tuple[str, ...]
@@ -357,6 +370,19 @@ def task_options(bench: Benchmark, config: str, given: Mapping[str, Any]) -> dic
         name: option.default if given.get(name) in (None, False) else given[name]
         for name, option in own.items()
     }
+
+
+def browse_filters() -> list[BrowseFilter]:
+    """Every benchmark's browse filters, in registry order; a field two benchmarks filter on is
+    offered once, with the choices of both."""
+    by_field: dict[str, BrowseFilter] = {}
+    for b in benchmarks():
+        for f in b.space.browse_filters:
+            first = by_field.setdefault(f.field, f)
+            if first is not f:
+                choices = tuple(dict.fromkeys((*first.choices, *f.choices)))
+                by_field[f.field] = BrowseFilter(f.field, first.label, choices)
+    return list(by_field.values())
 
 
 def annotated() -> dict[str, AnnotationFlow]:

@@ -18,7 +18,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 from rich.table import Table
 
-from eviscope.benchmark import AnnotationField, Config, HubTask, Metric, RunOption, Scored, SpaceScore
+from eviscope.benchmark import (
+    AnnotationField,
+    BrowseFilter,
+    Config,
+    HubTask,
+    Metric,
+    RunOption,
+    Scored,
+    SpaceScore,
+)
 from eviscope.dataset import DEFAULT_CONFIG, load_rows
 from eviscope.error_export import failing_quartets, write_error_export
 from eviscope.errors import os_error, plain
@@ -243,6 +252,7 @@ class EviScopeSpace:
     """What the Space shows of an EviScope config."""
 
     browse_columns = ("id", "variant", "expected_action", "question", "answers")
+    browse_filters = (BrowseFilter("variant", "variant", VARIANTS),)
     leaderboard_columns = tuple(header for _, header in HEADLINE)
     lower_is_better = ("cost (USD)",)
     annotation = EviScopeAnnotation()

@@ -10,7 +10,16 @@ from typing import Any
 
 from rich.table import Table
 
-from eviscope.benchmark import AnnotationField, Config, HubTask, Metric, RunOption, Scored, SpaceScore
+from eviscope.benchmark import (
+    AnnotationField,
+    BrowseFilter,
+    Config,
+    HubTask,
+    Metric,
+    RunOption,
+    Scored,
+    SpaceScore,
+)
 from eviscope.errors import EviScopeError, os_errors
 from eviscope.forcebench.annotation import (
     ANNOTATION_FIELDS,
@@ -22,7 +31,7 @@ from eviscope.forcebench.annotation import (
     disagreements,
 )
 from eviscope.forcebench.prompts import PROMPT_NAMES
-from eviscope.forcebench.rows import AXES, CONFIG, FIELDS, SEVERITIES, read_rows
+from eviscope.forcebench.rows import AXES, CONFIG, FIELDS, SEVERITIES, STATUSES, read_rows
 from eviscope.forcebench.task import ForceBenchTask
 
 
@@ -177,6 +186,11 @@ class ForceBenchSpace:
         "annotation_status",
         "calibrated_claim",
         "raised_claim",
+    )
+    browse_filters = (
+        BrowseFilter("axis", "axis", AXES),
+        BrowseFilter("severity", "severity", tuple(map(str, SEVERITIES))),
+        BrowseFilter("annotation_status", "status", STATUSES),
     )
     leaderboard_columns = ("MVR", "FS", *(f"{m} {axis}" for m in ("MVR", "FS") for axis in AXES))
     lower_is_better = ("MVR",)
