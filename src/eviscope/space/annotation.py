@@ -1,6 +1,7 @@
 """Blinded double annotation in the Space, for every benchmark with an annotation flow (its
 :class:`~eviscope.benchmark.AnnotationFlow`: what is annotated, what an annotator sees, how a verdict
-and a sheet read, and how agreement is measured); each annotator's sheet stored apart.
+reads, and how agreement is measured); each annotator's sheet stored apart, and read back by the one
+reader of every benchmark's sheets, :func:`~eviscope.benchmark.read_verdicts`.
 
 Annotators see only their own sheet. Sheets live in ``<folder>/<benchmark>/<annotator>.csv`` and are
 rewritten on every verdict, under a file lock, as the results store writes a result
