@@ -24,11 +24,9 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from bm25s.stopwords import STOPWORDS_EN
-
 from eviscope.builders.answer_forms import FORMS, answer_form
 from eviscope.builders.surface_types import same_type
-from eviscope.normalize import contains, tokens
+from eviscope.normalize import QUESTION_WORDS, contains, tokens
 from eviscope.sentences import sentence_spans
 
 CONFLICT_CUES: tuple[str, ...] = (
@@ -67,20 +65,6 @@ Matched with :func:`eviscope.normalize.contains`, so on whole normalized words: 
 ``disputedly`` are not cues, ``In fact,`` is. A repaired conflict passage must state the alternative
 answer as plainly as the support states the original, so a model has to notice the contradiction
 from the content alone."""
-
-
-_QUESTION_WORDS = frozenset(STOPWORDS_EN) | {
-    "what",
-    "when",
-    "who",
-    "whom",
-    "whose",
-    "which",
-    "where",
-    "why",
-    "how",
-}
-_QUESTION_WORDS |= {"did", "does", "do", "was", "were", "is", "are", "many", "much"}
 
 
 class ConflictCase(NamedTuple):
@@ -177,7 +161,7 @@ def lint_answers_question(case: ConflictCase) -> LintResult:
     stating = [sentence for sentence in stating if contains(sentence, new)]
     if not stating:
         return LintResult(False, f"conflict_answer {new!r} is not stated in the passage")
-    content = set(tokens(case.question)) - _QUESTION_WORDS
+    content = set(tokens(case.question)) - QUESTION_WORDS
     if not any(content & set(tokens(sentence)) for sentence in stating):
         return LintResult(
             False, "no sentence stating conflict_answer shares a content word with the question"

@@ -33,7 +33,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import bm25s
-from bm25s.stopwords import STOPWORDS_EN
 
 from eviscope.builders.answer_forms import (
     NUMBER_WORDS,
@@ -51,7 +50,7 @@ from eviscope.builders.answer_types import (
 from eviscope.builders.conflict_edits import legacy_conflict, repaired_conflict
 from eviscope.builders.conflict_lints import ConflictCase, LintResult, conflict_cues_in, run_lints
 from eviscope.builders.surface_types import TITLES, same_type
-from eviscope.normalize import contains, tokens
+from eviscope.normalize import STOPWORDS, contains, tokens
 from eviscope.rows import EXPECTED_ACTION, VARIANTS, row_id
 from eviscope.sentences import sentence_at
 from eviscope.squad_source import Question, Squad
@@ -351,9 +350,7 @@ _KIN_ROLES = frozenset(
 )
 """Words before a name that say how a person relates to another, not what the person does."""
 _ROLE = re.compile(r"(?<![\w-])([a-z][a-z-]{2,})\s+$")
-_NOT_ROLES = frozenset(STOPWORDS_EN) | {
-    "by",
-    "with",
+_NOT_ROLES = STOPWORDS | {
     "from",
     "including",
     "include",
@@ -361,6 +358,7 @@ _NOT_ROLES = frozenset(STOPWORDS_EN) | {
     "named",
     "called",
 }
+"""Words before a name that never name a role: the stopwords (``by`` and ``with`` among them) and these."""
 
 
 def role_before(text: str, start: int) -> str | None:

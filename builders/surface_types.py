@@ -73,30 +73,6 @@ _ORG_SUFFIXES = frozenset(
 )
 _GROUP_WORDS = frozenset(
     [
-        "christians",
-        "christian",
-        "muslims",
-        "muslim",
-        "catholics",
-        "catholic",
-        "protestants",
-        "protestant",
-        "jews",
-        "jewish",
-        "hindus",
-        "buddhists",
-        "methodists",
-        "methodist",
-        "lutherans",
-        "lutheran",
-        "calvinists",
-        "calvinist",
-        "huguenots",
-        "huguenot",
-        "sunni",
-        "shia",
-        "sunnis",
-        "shias",
         "republicans",
         "democrats",
         "whigs",
@@ -114,6 +90,8 @@ _GROUP_WORDS = frozenset(
         "moors",
     ]
 )
+"""Words naming a group of people (parties, peoples). Religious groups are in :data:`_RELIGIONS`
+only: :func:`surface_types` types them as religions before it looks here."""
 _RELIGIONS = frozenset(
     [
         "christians",

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import csv
 import logging
 import math
 import os
@@ -224,17 +225,44 @@ def test_a_sheet_cut_at_any_byte_loads_its_whole_lines_and_the_next_save_rewrite
     assert path.read_bytes().endswith(b"\r\n")
 
 
-def test_a_sheet_edited_into_nonsense_is_an_error_and_is_not_overwritten(tmp_path: Path) -> None:
+EDITS = {
+    "invalid value": (lambda lines, field: lines[1].update({field: "maybe"}), 2, "{first}: field {field}: "),
+    "unknown id": (lambda lines, field: lines[1].update(id="nope"), 2, "'nope' is not a candidate row$"),
+    "repeated id": (lambda lines, field: lines[2].update(id=lines[1]["id"]), 3, "{first} appears twice$"),
+}
+"""A hand edit of a sheet's lines (the header is line 1), the line it breaks, and what the error says."""
+
+
+@pytest.mark.parametrize("edit", list(EDITS))
+@pytest.mark.parametrize("benchmark", ["forcebench", "eviscope"])
+def test_a_sheet_edited_into_nonsense_is_an_error_and_is_not_overwritten(
+    tmp_path: Path, benchmark: str, edit: str
+) -> None:
+    """Both benchmarks' sheets are read with the same checks: a valid value, a candidate id, each id
+    once; the error names the sheet, the line and the id, and no save overwrites the sheet."""
     store = AnnotationStore(tmp_path)
-    rows = sample_rows()
-    store.save("forcebench", "ann-a", rows[0], forcebench_verdict(), rows)
-    path = tmp_path / "forcebench" / "ann-a.csv"
-    path.write_bytes(path.read_bytes().replace(b"accept_force_gap", b"maybe"))
+    if benchmark == "forcebench":
+        rows, verdict, field = sample_rows(), forcebench_verdict(), "annotation_decision"
+    else:
+        rows, verdict, field = hand_rows(), eviscope_verdict("answer"), "annotation_action"
+    for row in rows[:2]:
+        store.save(benchmark, "ann-a", row, verdict, rows)
+    path = tmp_path / benchmark / "ann-a.csv"
+    with path.open(newline="", encoding="utf-8") as handle:
+        lines = [dict(line) for line in csv.DictReader(handle)]
+    change, number, says = EDITS[edit]
+    change([{}, *lines], field)  # indexed by line number - 1, as the header is line 1
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(lines[0]))
+        writer.writeheader()
+        writer.writerows(lines)
     edited = path.read_bytes()
-    with pytest.raises(
-        EviScopeError, match=r"^the forcebench sheet of ann-a: line 2: field annotation_decision"
-    ):
-        store.save("forcebench", "ann-a", rows[1], forcebench_verdict(), rows)
+    message = says.format(first=repr(rows[0]["id"]), field=field)
+    where = f"^the {benchmark} sheet of ann-a: line {number}: id "
+    with pytest.raises(EviScopeError, match=where + message):
+        store.sheet(benchmark, "ann-a", rows)
+    with pytest.raises(EviScopeError, match=where + message):
+        store.save(benchmark, "ann-a", rows[2], verdict, rows)
     assert path.read_bytes() == edited
 
 

@@ -18,6 +18,7 @@ from gradio_client import Client, handle_file  # noqa: E402
 from gradio_client.exceptions import AppError  # noqa: E402
 from space_server import SpaceServer  # noqa: E402
 
+from eviscope.benchmark import browse_filters  # noqa: E402
 from eviscope.dataset import load_rows  # noqa: E402
 from eviscope.forcebench.baselines import baseline_predictions  # noqa: E402
 from eviscope.forcebench.rows import read_rows  # noqa: E402
@@ -93,6 +94,14 @@ def test_browse_filters_rows_and_shows_the_quartet_with_span_and_conflict_diff(
     assert [line[columns.index("claim_source")] for line in fb["data"]] == [
         by_id[line[0]]["claim_source"] for line in fb["data"]
     ]  # where each claim came from, as built
+    # /browse takes the registry's filters by name, each "any" when left out (as the release probe calls it)
+    endpoint = client.view_api(print_info=False, return_format="dict")["named_endpoints"]["/browse"]
+    names = [parameter["parameter_name"] for parameter in endpoint["parameters"]]
+    assert names == ["config", *(f.label for f in browse_filters()), "query"]
+    by_name = client.predict(
+        "forcebench", axis="numeric", severity="2", status="drafted", query="", api_name="/browse"
+    )
+    assert by_name[0] == fb
 
     view = client.predict(CONFIG, "q01-noisy", api_name="/show")
     for variant in ("sufficient", "noisy", "insufficient", "conflicting"):

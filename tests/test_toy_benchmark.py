@@ -70,6 +70,13 @@ def test_the_toy_benchmark_builds_runs_scores_and_shows_in_the_space(toy, tmp_pa
     table = leaderboard_table(CONFIG, store.records(CONFIG))
     assert table[["system", "accuracy"]].values.tolist() == [["adder", 1.0]]
     assert api["show"](CONFIG, "t2") == "<p>2 + 4</p>"
+    # its Browse filter joins the others', after them; the others ignore its rows
+    filters = {f.label: "any" for f in benchmark.browse_filters()}
+    assert list(filters)[-1] == "a"
+    table, note = api["browse"](CONFIG, *{**filters, "a": "2"}.values(), "")
+    assert table["id"].tolist() == ["t2"] and note == "1 of 6 rows match"
+    table, note = api["browse"](CONFIG, *{**filters, "variant": "noisy"}.values(), "")
+    assert note == "6 of 6 rows match"
     # annotation is optional: the toy declares none, so the Annotate tab refuses it by name
     with pytest.raises(Exception, match="no annotation flow for 'toy'; choose one of eviscope, forcebench"):
         api["annotate_next"]("toy", "ann-a")

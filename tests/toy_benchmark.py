@@ -12,7 +12,7 @@ from typing import Any
 import pyarrow.parquet as pq
 from datasets import Features, Value
 
-from eviscope.benchmark import BuildRequest, Config, RunOption, Scored, SpaceScore
+from eviscope.benchmark import BrowseFilter, BuildRequest, Config, RunOption, Scored, SpaceScore
 from eviscope.errors import EviScopeError
 from eviscope.layout import split_path
 from eviscope.runner.backends.base import ChatRequest
@@ -85,6 +85,7 @@ def read(path: Path) -> list[dict[str, Any]]:
 
 class ToySpace:
     browse_columns = ("id", "a", "b")
+    browse_filters = (BrowseFilter("a", "a", tuple(str(row["a"]) for row in rows())),)
     leaderboard_columns = ("accuracy",)
     lower_is_better = ()
     annotation = None

@@ -150,7 +150,8 @@ class AnnotationFlow(Protocol):
     config: str
     """The config whose rows are annotated."""
     sheet_columns: tuple[str, ...]
-    """The columns of an annotator's CSV sheet (besides ``id``, which leads)."""
+    """The columns of an annotator's CSV sheet (besides ``id``, which leads): ``annotation_<name>``
+    for each of :attr:`fields`, and whatever of the row helps a reader of the sheet."""
     fields: tuple[AnnotationField, ...]
 
     def candidates(self, rows: Sequence[Row]) -> list[Row]:
@@ -165,19 +166,54 @@ class AnnotationFlow(Protocol):
         """One verdict from the form's values (pydantic's ValidationError where one is invalid)."""
         ...
 
-    def read_verdicts(
-        self, lines: Sequence[tuple[int, Mapping[str, str]]], rows: Sequence[Row], where: str
-    ) -> dict[str, BaseModel]:
-        """The verdicts of a sheet's complete (line number, line) pairs, by row id; a bad line is an
-        :class:`EviScopeError` naming ``where`` and its number."""
-        ...
-
     def agreement(
         self, a: Mapping[str, Any], b: Mapping[str, Any], shared: Sequence[Row]
     ) -> tuple[float, list[list[str]]]:
         """Cohen's kappa over the ``shared`` rows both annotated, and the adjudication queue as
         (id, reason) lines."""
         ...
+
+
+def read_verdicts(
+    flow: AnnotationFlow, lines: Sequence[tuple[int, Mapping[str, str]]], rows: Sequence[Row], where: str
+) -> dict[str, BaseModel]:
+    """The verdicts of an annotator's sheet by row id, from its complete (line number, line) pairs:
+    each line's ``annotation_<name>`` values of ``flow``'s fields, stripped, read by ``flow.verdict``.
+
+    One reader for every benchmark's sheets: an id that is not one of ``rows`` (the candidates), an
+    id on two lines, or an invalid value is one :class:`EviScopeError` line naming the sheet
+    (``where``), the line number and the id.
+    """
+    from pydantic import ValidationError
+
+    from eviscope.errors import field_error
+
+    known = {row["id"] for row in rows}
+    verdicts: dict[str, BaseModel] = {}
+    for number, line in lines:
+        row_id = line["id"].strip()
+        at = f"{where}: line {number}: id {row_id!r}"
+        if row_id not in known:
+            raise EviScopeError(f"{at} is not a candidate row")
+        if row_id in verdicts:
+            raise EviScopeError(f"{at} appears twice")
+        values = {field.name: line[f"annotation_{field.name}"].strip() for field in flow.fields}
+        try:
+            verdicts[row_id] = flow.verdict(row_id, values)
+        except ValidationError as err:
+            raise field_error(err, at, "annotation_") from None
+    return verdicts
+
+
+@dataclass(frozen=True)
+class BrowseFilter:
+    """A dropdown of the Space's Browse tab: it keeps the rows whose ``field`` (as a string) is the
+    value chosen among ``choices``; a row without the field (another benchmark's) is kept."""
+
+    field: str
+    label: str
+    """The dropdown's label, also its parameter of the Space's ``/browse`` endpoint (an identifier)."""
+    choices: tuple[str, ...]
 
 
 @dataclass
@@ -195,6 +231,8 @@ class SpaceView(Protocol):
 
     browse_columns: tuple[str, ...]
     """Row fields the browse table shows."""
+    browse_filters: tuple[BrowseFilter, ...]
+    """Its dropdowns in the Browse tab (:func:`browse_filters` gathers every benchmark's)."""
     leaderboard_columns: tuple[str, ...]
     """The leaderboard's metric columns; the first is the default sort key."""
     lower_is_better: tuple[str, ...]
@@ -332,6 +370,19 @@ def task_options(bench: Benchmark, config: str, given: Mapping[str, Any]) -> dic
         name: option.default if given.get(name) in (None, False) else given[name]
         for name, option in own.items()
     }
+
+
+def browse_filters() -> list[BrowseFilter]:
+    """Every benchmark's browse filters, in registry order; a field two benchmarks filter on is
+    offered once, with the choices of both."""
+    by_field: dict[str, BrowseFilter] = {}
+    for b in benchmarks():
+        for f in b.space.browse_filters:
+            first = by_field.setdefault(f.field, f)
+            if first is not f:
+                choices = tuple(dict.fromkeys((*first.choices, *f.choices)))
+                by_field[f.field] = BrowseFilter(f.field, first.label, choices)
+    return list(by_field.values())
 
 
 def annotated() -> dict[str, AnnotationFlow]:

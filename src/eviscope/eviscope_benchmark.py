@@ -15,13 +15,22 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 from rich.table import Table
 
-from eviscope.benchmark import AnnotationField, Config, HubTask, Metric, RunOption, Scored, SpaceScore
+from eviscope.benchmark import (
+    AnnotationField,
+    BrowseFilter,
+    Config,
+    HubTask,
+    Metric,
+    RunOption,
+    Scored,
+    SpaceScore,
+)
 from eviscope.dataset import DEFAULT_CONFIG, load_rows
 from eviscope.error_export import failing_quartets, write_error_export
-from eviscope.errors import field_error, os_error, plain
+from eviscope.errors import os_error, plain
 from eviscope.predictions import Prediction, load_predictions
 from eviscope.reports import format_value, report, write_reports
 from eviscope.rows import ACTIONS, VARIANTS
@@ -218,20 +227,6 @@ class EviScopeAnnotation:
     def verdict(self, row_id: str, values: Mapping[str, str]) -> EviScopeVerdict:
         return EviScopeVerdict.model_validate({"id": row_id, **values})
 
-    def read_verdicts(
-        self, lines: Sequence[tuple[int, Mapping[str, str]]], rows: Sequence[Mapping[str, Any]], where: str
-    ) -> dict[str, EviScopeVerdict]:
-        verdicts = {}
-        for number, line in lines:
-            values = {
-                k.removeprefix("annotation_"): v for k, v in line.items() if k.startswith("annotation_")
-            }
-            try:
-                verdicts[line["id"]] = self.verdict(line["id"], values)
-            except ValidationError as err:
-                raise field_error(err, f"{where}: line {number}", "annotation_") from None
-        return verdicts
-
     def agreement(
         self, a: Mapping[str, Any], b: Mapping[str, Any], shared: Sequence[Mapping[str, Any]]
     ) -> tuple[float, list[list[str]]]:
@@ -257,6 +252,7 @@ class EviScopeSpace:
     """What the Space shows of an EviScope config."""
 
     browse_columns = ("id", "variant", "expected_action", "question", "answers")
+    browse_filters = (BrowseFilter("variant", "variant", VARIANTS),)
     leaderboard_columns = tuple(header for _, header in HEADLINE)
     lower_is_better = ("cost (USD)",)
     annotation = EviScopeAnnotation()

@@ -8,11 +8,19 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
 from rich.table import Table
 
-from eviscope.benchmark import AnnotationField, Config, HubTask, Metric, RunOption, Scored, SpaceScore
-from eviscope.errors import EviScopeError, field_error, os_errors
+from eviscope.benchmark import (
+    AnnotationField,
+    BrowseFilter,
+    Config,
+    HubTask,
+    Metric,
+    RunOption,
+    Scored,
+    SpaceScore,
+)
+from eviscope.errors import EviScopeError, os_errors
 from eviscope.forcebench.annotation import (
     ANNOTATION_FIELDS,
     BOUNDARY_TYPES,
@@ -23,7 +31,7 @@ from eviscope.forcebench.annotation import (
     disagreements,
 )
 from eviscope.forcebench.prompts import PROMPT_NAMES
-from eviscope.forcebench.rows import AXES, CONFIG, FIELDS, SEVERITIES, read_rows
+from eviscope.forcebench.rows import AXES, CONFIG, FIELDS, SEVERITIES, STATUSES, read_rows
 from eviscope.forcebench.task import ForceBenchTask
 
 
@@ -129,8 +137,9 @@ def results_table(title: str, results: Mapping[str, Any]) -> Table:
 class ForceBenchAnnotation:
     """Accept or reject each drafted pair, with corrected fields, axis and severity. Verdicts are
     :class:`~eviscope.forcebench.annotation.Annotation`; a sheet is a CSV in the format of
-    ``eviscope forcebench sheet`` (only the rows annotated so far), read back with ``read_sheet``'s
-    checks; agreement and the adjudication queue are ``cohen_kappa`` and ``disagreements``."""
+    ``eviscope forcebench sheet`` (only the rows annotated so far), read back by
+    :func:`eviscope.benchmark.read_verdicts` with ``read_sheet``'s checks (a candidate id, each id
+    once); agreement and the adjudication queue are ``cohen_kappa`` and ``disagreements``."""
 
     title = "ForceBench verdict"
     config = CONFIG
@@ -160,25 +169,6 @@ class ForceBenchAnnotation:
     def verdict(self, row_id: str, values: Mapping[str, str]) -> Annotation:
         return Annotation.model_validate({"id": row_id, **values})
 
-    def read_verdicts(
-        self, lines: Sequence[tuple[int, Mapping[str, str]]], rows: Sequence[Mapping[str, Any]], where: str
-    ) -> dict[str, Annotation]:
-        """The verdicts of a sheet's lines, checked as ``read_sheet`` checks them."""
-        known = {row["id"] for row in rows}
-        verdicts: dict[str, Annotation] = {}
-        for number, line in lines:
-            row_id = line["id"].strip()
-            if row_id not in known:
-                raise EviScopeError(f"{where}: line {number}: id {row_id!r} is not a candidate row")
-            if row_id in verdicts:
-                raise EviScopeError(f"{where}: line {number}: id {row_id!r} appears twice")
-            values = {name.removeprefix("annotation_"): line[name].strip() for name in ANNOTATION_FIELDS}
-            try:
-                verdicts[row_id] = self.verdict(row_id, values)
-            except ValidationError as err:
-                raise field_error(err, f"{where}: line {number}", "annotation_") from None
-        return verdicts
-
     def agreement(
         self, a: Mapping[str, Any], b: Mapping[str, Any], shared: Sequence[Mapping[str, Any]]
     ) -> tuple[float, list[list[str]]]:
@@ -196,6 +186,11 @@ class ForceBenchSpace:
         "annotation_status",
         "calibrated_claim",
         "raised_claim",
+    )
+    browse_filters = (
+        BrowseFilter("axis", "axis", AXES),
+        BrowseFilter("severity", "severity", tuple(map(str, SEVERITIES))),
+        BrowseFilter("annotation_status", "status", STATUSES),
     )
     leaderboard_columns = ("MVR", "FS", *(f"{m} {axis}" for m in ("MVR", "FS") for axis in AXES))
     lower_is_better = ("MVR",)

@@ -19,9 +19,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ANY = "any"
-"""The browse filters' "no filter" value (``eviscope.space.browse.ANY``)."""
-
 
 def _inputs(path: str) -> tuple[list[Any], list[Any]]:
     document = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -40,7 +37,7 @@ def browser(url: str, config: str, predictions: str) -> dict[str, Any]:
     from gradio_client import Client, handle_file
 
     client = Client(url, verbose=False)
-    table, note = client.predict(config, ANY, ANY, ANY, ANY, "", api_name="/browse")
+    table, note = client.predict(config, query="", api_name="/browse")  # each filter at "any", its default
     status, _report, _plots = client.predict(
         config, "runtime-check", handle_file(predictions), api_name="/submit"
     )

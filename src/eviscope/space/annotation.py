@@ -1,6 +1,7 @@
 """Blinded double annotation in the Space, for every benchmark with an annotation flow (its
 :class:`~eviscope.benchmark.AnnotationFlow`: what is annotated, what an annotator sees, how a verdict
-and a sheet read, and how agreement is measured); each annotator's sheet stored apart.
+reads, and how agreement is measured); each annotator's sheet stored apart, and read back by the one
+reader of every benchmark's sheets, :func:`~eviscope.benchmark.read_verdicts`.
 
 Annotators see only their own sheet. Sheets live in ``<folder>/<benchmark>/<annotator>.csv`` and are
 rewritten on every verdict, under a file lock, as the results store writes a result
@@ -30,7 +31,7 @@ from huggingface_hub import HfApi
 from huggingface_hub.errors import HfHubHTTPError
 from pydantic import BaseModel, ValidationError
 
-from eviscope.benchmark import AnnotationFlow, annotated
+from eviscope.benchmark import AnnotationFlow, annotated, read_verdicts
 from eviscope.errors import EviScopeError, field_error
 from eviscope.forcebench.annotation import stable_hash
 from eviscope.space.storage import LOCK_TIMEOUT_S, HubMirror, describe_failure, sweep, write_atomically
@@ -141,7 +142,7 @@ class AnnotationStore:
             raise EviScopeError(f"could not read the annotations of {annotator}: {_failure(err)}") from None
         where = f"the {benchmark} sheet of {annotator}"
         lines = self._complete_lines(path, data, flow(benchmark).sheet_columns, where)
-        return flow(benchmark).read_verdicts(lines, rows, where)
+        return read_verdicts(flow(benchmark), lines, rows, where)
 
     def _complete_lines(
         self, path: Path, data: bytes, header: Sequence[str], where: str

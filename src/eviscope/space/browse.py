@@ -41,17 +41,10 @@ def _searchable(row: Row) -> str:
     return "\n".join(_texts(row)).casefold()
 
 
-def filter_rows(
-    rows: Sequence[Row],
-    variant: str = ANY,
-    axis: str = ANY,
-    severity: str = ANY,
-    status: str = ANY,
-    query: str = "",
-) -> list[Row]:
-    """The rows matching every given filter; a filter a row does not have (``axis`` on an EviScope
-    row) is ignored, and ``query`` matches ids, questions, claims and document text, case-insensitively."""
-    wanted = {"variant": variant, "axis": axis, "severity": severity, "annotation_status": status}
+def filter_rows(rows: Sequence[Row], wanted: Mapping[str, str], query: str = "") -> list[Row]:
+    """The rows matching every filter of ``wanted`` (field → value; :data:`ANY` or empty: no filter);
+    a filter a row does not have (``axis`` on an EviScope row) is ignored, and ``query`` matches ids,
+    questions, claims and document text, case-insensitively."""
     wanted = {field: value for field, value in wanted.items() if value and value != ANY}
     needle = query.strip().casefold()
     return [

@@ -9,6 +9,7 @@ one-line :class:`EviScopeError`.
 
 from __future__ import annotations
 
+import inspect
 import math
 import tempfile
 import threading
@@ -20,10 +21,8 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from eviscope.benchmark import AnnotationField, annotated, for_config
+from eviscope.benchmark import AnnotationField, annotated, browse_filters, for_config
 from eviscope.errors import EviScopeError
-from eviscope.forcebench.rows import AXES, SEVERITIES, STATUSES
-from eviscope.rows import VARIANTS
 from eviscope.space import browse
 from eviscope.space.annotation import AnnotationStore, agreement, flow, queue_order
 from eviscope.space.data import RowSource
@@ -86,11 +85,15 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
 
     # --- Browse -------------------------------------------------------------------------------
 
+    filters = browse_filters()
+    """The Browse tab's dropdowns, every benchmark's, in registry order; ``/browse`` takes the config,
+    each filter's value in this order, then the search."""
+
     @_user_errors
-    def do_browse(
-        config: str, variant: str, axis: str, severity: str, status: str, query: str
-    ) -> tuple[pd.DataFrame, str]:
-        matched = browse.filter_rows(rows_of(config), variant, axis, severity, status, query or "")
+    def do_browse(config: str, *values: str) -> tuple[pd.DataFrame, str]:
+        *chosen, query = values
+        wanted = {f.field: value for f, value in zip(filters, chosen, strict=True)}
+        matched = browse.filter_rows(rows_of(config), wanted, query or "")
         shown = matched[:MAX_BROWSE_ROWS]
         note = f"{len(matched)} of {len(rows_of(config))} rows match"
         if len(matched) > len(shown):
@@ -98,6 +101,15 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
         columns = for_config(config).space.browse_columns
         table = _frame(columns, browse.summary_table(shown, columns))
         return table, note
+
+    # /browse's parameters, by name for gradio_client (``variant=``), as the dropdowns are labelled
+    parameters = ("config", *(f.label for f in filters), "query")
+    do_browse.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str)
+            for name in parameters
+        ]
+    )
 
     @_user_errors
     def do_show(config: str, row_id: str) -> str:
@@ -226,7 +238,7 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
 
     # --- Layout -------------------------------------------------------------------------------
 
-    initial_table, initial_note = do_browse(first, browse.ANY, browse.ANY, browse.ANY, browse.ANY, "")
+    initial_table, initial_note = do_browse(first, *(browse.ANY for _ in filters), "")
     with gr.Blocks(title="EviScope Space") as demo:
         gr.Markdown(
             "# EviScope\nDoes a grounded model respond to its evidence for the right reasons? "
@@ -235,23 +247,19 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
         with gr.Tab("Browse"):
             with gr.Row():
                 b_config = gr.Dropdown(configs, value=first, label="config")
-                b_variant = gr.Dropdown([browse.ANY, *VARIANTS], value=browse.ANY, label="variant")
-                b_axis = gr.Dropdown([browse.ANY, *AXES], value=browse.ANY, label="axis")
-                b_severity = gr.Dropdown(
-                    [browse.ANY, *map(str, SEVERITIES)], value=browse.ANY, label="severity"
-                )
-                b_status = gr.Dropdown([browse.ANY, *STATUSES], value=browse.ANY, label="status")
+                b_filters = [
+                    gr.Dropdown([browse.ANY, *f.choices], value=browse.ANY, label=f.label) for f in filters
+                ]
             b_query = gr.Textbox(label="search (id, question, claims, document text)")
             b_note = gr.Markdown(initial_note)
             b_table = gr.Dataframe(initial_table, interactive=False, wrap=True, max_height=400)
             first_id = rows_of(first)[0]["id"]
             b_id = gr.Textbox(first_id, label="row id (click a row in the table)")
             b_view = gr.HTML(do_show(first, first_id))
-            filters = [b_config, b_variant, b_axis, b_severity, b_status, b_query]
             gr.on(
-                [*(f.change for f in filters[:-1]), b_query.submit],
+                [b_config.change, *(f.change for f in b_filters), b_query.submit],
                 do_browse,
-                filters,
+                [b_config, *b_filters, b_query],
                 [b_table, b_note],
                 api_name="browse",
             )
