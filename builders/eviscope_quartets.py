@@ -199,7 +199,7 @@ _POINTS_BACK = re.compile(
     r"Likewise|Another|Others|Both|The latter|The former|The same|The couple|The pair|The two|As a result|"
     r"As such|In turn|In addition|Additionally|By contrast|In contrast|On the other hand|Even so|"
     r"For this reason|Despite this)\b"
-    r"|^(?:\W*\w+){0,5}?\W*\b(?:[Hh]e|[Ss]he|[Hh]im|[Hh]is|[Hh]er|[Tt]hey|[Tt]hem|[Tt]heir|[Ii]ts?|[Tt]his|"
+    r"|^(?:\W*\w+\b){0,5}?\W*\b(?:[Hh]e|[Ss]he|[Hh]im|[Hh]is|[Hh]er|[Tt]hey|[Tt]hem|[Tt]heir|[Ii]ts?|[Tt]his|"
     r"[Tt]hese|[Tt]hose|[Ss]uch)\b"
 )
 """A sentence opening that points back to the sentence before: a connective ("As a result", "By
