@@ -3,6 +3,9 @@
 Both start from the support passage. The repaired edit replaces the one occurrence of the answer in
 the answer-bearing sentence with a same-form alternative and changes nothing else, so it passes the
 six lints of :mod:`eviscope.builders.conflict_lints` by construction (the build still runs them).
+Where the support holds a conflict cue outside the answer's sentences, the builder hands it the
+support less its whole sentences that hold one
+(:func:`~eviscope.builders.conflict_lints.without_cue_sentences`), which lint 1 accepts as the base.
 The legacy edit is the unrepaired construction that ``eviscope-v1`` keeps for comparison.
 """
 

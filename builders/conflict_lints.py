@@ -4,6 +4,12 @@
 ``v1.1`` conflict passage and reports the results per row. Each lint takes a :class:`ConflictCase`
 and returns a :class:`LintResult` whose ``reason`` says what failed.
 
+A repaired passage is made on the support passage or, where the support holds a conflict cue outside
+the answer's sentences, on :func:`without_cue_sentences` of it (the support less its whole sentences
+that hold a cue), so that constraint 6 can hold; lint 1 accepts exactly these two bases and nothing
+else, so a :class:`ConflictCase` built from a dataset row (support, span, conflict passage) is
+checked with no extra input.
+
 >>> case = ConflictCase(
 ...     question="When did the Normans conquer England?",
 ...     answers=("1066", "in 1066"),
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import NamedTuple
 
 from eviscope.builders.answer_forms import FORMS, answer_form
@@ -111,15 +118,35 @@ def substituted_phrase(support_text: str, conflict_text: str, new: str) -> str |
 def lint_grammatical_substitution(case: ConflictCase) -> LintResult:
     """1. The edit replaces the answer with a phrase of the same form and leaves the rest intact.
 
-    The conflict passage must equal the support passage with exactly one phrase replaced by
-    ``conflict_answer``, the replaced phrase and ``conflict_answer`` must have the same form
-    (year, number or name; see :mod:`eviscope.builders.answer_forms`), and an acronym in
-    parentheses right after it must not still spell the replaced phrase ("The American Football
-    Conference (UMC)").
+    The conflict passage must equal its *base* with exactly one phrase replaced by
+    ``conflict_answer``. The base is the support passage or, where the support holds a conflict cue,
+    :func:`without_cue_sentences` of it: the support less the whole sentences that hold a cue,
+    none of which may overlap ``support_span`` (the answer's sentences are kept whole). Nothing else
+    may be removed, so a passage that drops the answer's sentence or any text without a cue fails.
+    The replaced phrase and ``conflict_answer`` must have the same form (year, number or name; see
+    :mod:`eviscope.builders.answer_forms`), and an acronym in parentheses right after it must not
+    still spell the replaced phrase ("The American Football Conference (UMC)").
+
+    >>> support = "It opened in 1932. However, tolls were disputed. It was busy."
+    >>> case = ConflictCase("When did it open?", ("1932",), support, "It opened in 1932.",
+    ...                     "It opened in 1938. It was busy.", "1938")
+    >>> lint_grammatical_substitution(case)
+    LintResult(ok=True, reason='')
+    >>> lint_grammatical_substitution(case._replace(conflict_text="It opened in 1938.")).ok
+    False
     """
     old = substituted_phrase(case.support_text, case.conflict_text, case.conflict_answer)
+    excerpt = _cue_free_base(case)
+    if (old is None or answer_form(old) not in FORMS) and isinstance(excerpt, str):
+        old = substituted_phrase(excerpt, case.conflict_text, case.conflict_answer) or old
     if old is None:
-        return LintResult(False, "the passage is not the support with one phrase replaced by conflict_answer")
+        base = (
+            "the support" if excerpt is None else "the support (less its sentences that hold a conflict cue)"
+        )
+        why = f" ({excerpt.reason})" if isinstance(excerpt, LintResult) else ""
+        return LintResult(
+            False, f"the passage is not {base} with one phrase replaced by conflict_answer{why}"
+        )
     old_form, new_form = answer_form(old), answer_form(case.conflict_answer)
     if old_form not in FORMS or old_form != new_form:
         return LintResult(False, f"replaces {old!r} ({old_form}) with {case.conflict_answer!r} ({new_form})")
@@ -130,6 +157,20 @@ def lint_grammatical_substitution(case: ConflictCase) -> LintResult:
             False, f"the acronym ({acronym[1]}) after {case.conflict_answer!r} stands for {old!r}"
         )
     return LintResult(True)
+
+
+def _cue_free_base(case: ConflictCase) -> str | LintResult | None:
+    """The support less its sentences that hold a cue, or why it cannot be the base (the answer's
+    sentence holds a cue), or ``None`` where the support holds no cue."""
+    cued = cue_sentence_spans(case.support_text)
+    if not cued:
+        return None
+    at = case.support_text.find(case.support_span)
+    if at < 0:
+        return LintResult(False, "support_span is not in the support passage")
+    if any(s < at + len(case.support_span) and at < e for s, e in cued):
+        return LintResult(False, "the answer's sentence holds a conflict cue, so no sentence may be dropped")
+    return without_cue_sentences(case.support_text)
 
 
 def _initials(name: str) -> str:
@@ -210,6 +251,40 @@ def lint_modifies_answer_claim(case: ConflictCase) -> LintResult:
 def conflict_cues_in(text: str) -> list[str]:
     """The cues of :data:`CONFLICT_CUES` that ``text`` contains."""
     return [cue for cue in CONFLICT_CUES if contains(text, cue)]
+
+
+@lru_cache(maxsize=4096)
+def cue_sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """The ``(start, end)`` spans (:func:`~eviscope.sentences.sentence_spans`) of the sentences of
+    ``text`` that hold a conflict cue.
+
+    >>> text = "It opened in 1932. However, tolls were disputed. It was busy."
+    >>> [text[s:e] for s, e in cue_sentence_spans(text)]
+    ['However, tolls were disputed.']
+    """
+    return tuple((s, e) for s, e in sentence_spans(text) if conflict_cues_in(text[s:e]))
+
+
+@lru_cache(maxsize=4096)
+def without_cue_sentences(text: str) -> str:
+    """``text`` less its whole sentences that hold a conflict cue (:func:`cue_sentence_spans`).
+
+    A dropped sentence goes with the white space after it (before it, when it is the last), so the
+    kept sentences keep their own text and the white space between them. A text without a cue is
+    returned unchanged.
+
+    >>> without_cue_sentences("However, it rained. It opened in 1932. In fact, it was busy.")
+    'It opened in 1932.'
+    >>> without_cue_sentences("It opened in 1932.  Tolls ended.")
+    'It opened in 1932.  Tolls ended.'
+    """
+    spans = sentence_spans(text)
+    dropped = set(cue_sentence_spans(text))
+    if not dropped:
+        return text
+    starts = [s for s, _ in spans[1:]] + [len(text)]
+    kept = "".join(text[s:nxt] for (s, e), nxt in zip(spans, starts, strict=True) if (s, e) not in dropped)
+    return kept.rstrip() if spans[-1] in dropped else kept
 
 
 def lint_no_conflict_cue(case: ConflictCase) -> LintResult:

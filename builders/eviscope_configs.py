@@ -7,7 +7,9 @@
 | ``eviscope-xl`` | 480 | 30 | repaired: passes all six lints |
 
 ``v1`` and ``v1.1`` draw the same 40 quartets with the same seed and differ only in their conflict
-rows. ``eviscope-xl`` draws 480 quartets from the whole dev set under the same rules, with the cap
+rows; they draw only questions whose support holds no conflict cue, so they keep the quartets of
+their first release, while ``xl`` also draws those whose conflict passage drops the support's cue
+sentences (:mod:`eviscope.builders.eviscope_quartets`). ``eviscope-xl`` draws 480 quartets from the whole dev set under the same rules, with the cap
 raised to 30 per article (the dev set has 48 articles), so that paired tests have power where 40
 quartets have none. 480 is what the eligible questions allow under that cap (about 540 can be drawn)
 since a base question needs a believable same-type alternative (see
@@ -44,8 +46,16 @@ class EviScopeConfig:
 EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
     c.name: c
     for c in (
-        EviScopeConfig("eviscope-v1", q.QuartetParams(n_quartets=40, per_article_cap=3), True),
-        EviScopeConfig("eviscope-v1.1", q.QuartetParams(n_quartets=40, per_article_cap=3), False),
+        EviScopeConfig(
+            "eviscope-v1",
+            q.QuartetParams(n_quartets=40, per_article_cap=3, cue_free_supports_only=True),
+            True,
+        ),
+        EviScopeConfig(
+            "eviscope-v1.1",
+            q.QuartetParams(n_quartets=40, per_article_cap=3, cue_free_supports_only=True),
+            False,
+        ),
         EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=480, per_article_cap=30), False),
     )
 }

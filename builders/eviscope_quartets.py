@@ -7,12 +7,15 @@ them with the same seed:
    confidently (:mod:`~eviscope.builders.answer_types`: spaCy entities confirmed by the question)
    and is a plain year, number or name; every alias contains the core; the core occurs exactly
    once in the paragraph, on word boundaries; the sentence around it would still read right with
-   another answer (:func:`_context_problem`); the paragraph holds no conflict cue; a believable
-   same-type alternative exists (:func:`_alternatives`) and the repaired conflict passage passes
-   all six lints; and a *related* passage exists: the paragraph of the same article that BM25 ranks
-   highest for the question among those that hold no gold alias.
+   another answer (:func:`_context_problem`); no conflict cue stands in the answer's sentences, and
+   where the paragraph holds one elsewhere, the paragraph still reads as a whole without the
+   sentences that hold one (:func:`_cue_problem`); a believable same-type alternative exists
+   (:func:`_alternatives`) and the repaired conflict passage passes all six lints; and a *related*
+   passage exists: the paragraph of the same article that BM25 ranks highest for the question among
+   those that hold no gold alias.
 2. **Selected.** The eligible questions are ordered by ``sha256(f"{seed}:{question id}")`` and taken
-   in that order while their article has fewer than ``per_article_cap`` quartets, until ``n_quartets``.
+   in that order while their article has fewer than ``per_article_cap`` quartets, until ``n_quartets``
+   (with ``cue_free_supports_only``, as in ``v1`` and ``v1.1``, only those whose paragraph holds no cue).
 3. **Variants.** *sufficient*: the support paragraph. *noisy*: the support and two paragraphs of
    other articles drawn with a per-question seed, each holding no gold alias. *insufficient*: the
    same two paragraphs and the related passage. *conflicting*: the support and the conflict passage.
@@ -20,7 +23,10 @@ them with the same seed:
 Documents get ``doc-<first 8 hex of sha256(text)>`` ids, so the same text has the same id wherever
 it appears and an id says nothing of a document's role; each row's documents are shuffled with a
 seed derived from the row id. A repaired conflict replaces the core with a believable alternative
-of the same type (:func:`_alternatives`).
+of the same type (:func:`_alternatives`), in the support paragraph or, where the paragraph holds a
+conflict cue outside the answer's sentences, in the paragraph less its whole sentences that hold one
+(:func:`~eviscope.builders.conflict_lints.without_cue_sentences`), so that constraint 6 holds; the
+alternative is still checked against every number of the whole paragraph.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
 
 import bm25s
 
@@ -48,11 +56,18 @@ from eviscope.builders.answer_types import (
     paragraph_entities,
 )
 from eviscope.builders.conflict_edits import legacy_conflict, repaired_conflict
-from eviscope.builders.conflict_lints import ConflictCase, LintResult, conflict_cues_in, run_lints
+from eviscope.builders.conflict_lints import (
+    ConflictCase,
+    LintResult,
+    conflict_cues_in,
+    cue_sentence_spans,
+    run_lints,
+    without_cue_sentences,
+)
 from eviscope.builders.surface_types import TITLES, same_type
 from eviscope.normalize import STOPWORDS, contains, tokens
 from eviscope.rows import EXPECTED_ACTION, VARIANTS, row_id
-from eviscope.sentences import sentence_at
+from eviscope.sentences import sentence_at, sentence_spans
 from eviscope.squad_source import Question, Squad
 
 
@@ -62,6 +77,9 @@ class QuartetParams:
 
     n_quartets: int
     per_article_cap: int
+    cue_free_supports_only: bool = False
+    """Draw only questions whose support holds no conflict cue, so that no conflict passage drops a
+    sentence (``v1`` and ``v1.1`` keep the quartets of the first release)."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +96,8 @@ class Candidate:
     """Paragraph index of the related (insufficient) passage."""
     conflict_text: str
     conflict_answer: str
+    drops_cue_sentences: bool
+    """The conflict passage is made on the support less its sentences that hold a conflict cue."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +192,19 @@ _KINDS = re.compile(
 """A small count of kinds ("two kinds of X.25 networks"), which the passage then goes on to name."""
 _DURATION = re.compile(r"\s+(?:\w+\s+)?(?:seasons|series|years|decades|centuries|months|weeks|days)\b")
 """A count of time ("ran for 26 seasons ... from 1963 until 1989") that the sentence's years fix."""
+_POINTS_BACK = re.compile(
+    r"^[\"'“‘(]?(?:Also|Thus|Therefore|Hence|Consequently|Accordingly|Instead|Nevertheless|Nonetheless|"
+    r"Still|Yet|But|And|Nor|Moreover|Furthermore|Meanwhile|Then|Later|Again|Otherwise|Conversely|Similarly|"
+    r"Likewise|Another|Others|Both|The latter|The former|The same|The couple|The pair|The two|As a result|"
+    r"As such|In turn|In addition|Additionally|By contrast|In contrast|On the other hand|Even so|"
+    r"For this reason|Despite this)\b"
+    r"|^(?:\W*\w+\b){0,5}?\W*\b(?:[Hh]e|[Ss]he|[Hh]im|[Hh]is|[Hh]er|[Tt]hey|[Tt]hem|[Tt]heir|[Ii]ts?|[Tt]his|"
+    r"[Tt]hese|[Tt]hose|[Ss]uch)\b"
+)
+"""A sentence opening that points back to the sentence before: a connective ("As a result", "By
+contrast") or a pronoun or demonstrative among its first six words ("In 1187, he launched")."""
+_NAME = re.compile(r"(?<=[\s(“\"‘'])[A-Z][\w-]*")
+"""A capitalised word that does not open its sentence: a name, or part of one."""
 _NEAR = re.compile(
     r"\b(?:close to|near|nearby|outside|suburbs?|(?:north|south|east|west) of)\b", re.IGNORECASE
 )
@@ -222,6 +255,44 @@ def _context_problem(question: str, context: str, start: int, end: int, kind: st
     return None
 
 
+def _cue_problem(context: str, span: tuple[int, int]) -> str | None:
+    """Why the support less its cue sentences (:func:`without_cue_sentences`) cannot be the base of
+    the conflict passage, which must still read as a whole: the answer's sentence holds a cue; a kept
+    sentence right after a dropped one points back to it (:data:`_POINTS_BACK`); or a kept sentence
+    names what only a dropped one introduced ("King Malcolm III ..." dropped, "Malcolm submitted" kept).
+
+    >>> text = "It opened in 1932. However, tolls were disputed. Tolls ended."
+    >>> _cue_problem(text, (0, 18)) is None, _cue_problem(text, (19, 47))
+    (True, "the answer's sentence holds a conflict cue")
+    >>> _cue_problem("It opened in 1932. However, tolls were disputed. In 1940, they ended.", (0, 18))
+    'a sentence after a dropped cue sentence points back to it'
+    >>> _cue_problem("It opened in 1932. However, Smith disputed tolls. Smith left.", (0, 18))
+    'a kept sentence names what only a dropped cue sentence introduced'
+    """
+    dropped = cue_sentence_spans(context)
+    if any(s < span[1] and span[0] < e for s, e in dropped):
+        return "the answer's sentence holds a conflict cue"
+    return _incoherent_without_cues(context)
+
+
+@lru_cache(maxsize=1024)
+def _incoherent_without_cues(context: str) -> str | None:
+    """Why ``context`` less its cue sentences would not read as a whole (see :func:`_cue_problem`)."""
+    dropped = cue_sentence_spans(context)
+    spans = sentence_spans(context)
+    for (s, e), (next_start, next_end) in pairwise(spans):
+        kept_after_dropped = (s, e) in dropped and (next_start, next_end) not in dropped
+        if kept_after_dropped and _POINTS_BACK.match(context[next_start:next_end]):
+            return "a sentence after a dropped cue sentence points back to it"
+    for s, e in dropped:
+        before = " ".join(context[i:j] for i, j in spans if j <= s and (i, j) not in dropped)
+        after = " ".join(context[i:j] for i, j in spans if i >= e and (i, j) not in dropped)
+        for name in {m.group().removesuffix("’s").removesuffix("'s") for m in _NAME.finditer(context[s:e])}:
+            if _occurrences(after, name) and not _occurrences(before, name):
+                return "a kept sentence names what only a dropped cue sentence introduced"
+    return None
+
+
 def _cheap_checks(
     squad: Squad, question: Question, cued: set[int], entities: list[Entity], known: dict[str, Counter[str]]
 ) -> _Eligible | str:
@@ -237,7 +308,9 @@ def _cheap_checks(
     if len(starts) != 1:
         return "core answer is not stated exactly once"
     if question.paragraph in cued:
-        return "support passage holds a conflict cue"
+        problem = _cue_problem(context, _answer_span(context, question))
+        if problem:
+            return problem
     typed = answer_type(question.question, context, starts[0], starts[0] + len(core), entities, known)
     if typed.type == "other":
         return f"answer type cannot be told confidently: {typed.reason}"
@@ -251,10 +324,14 @@ def _cheap_checks(
     problem = _context_problem(question.question, context, starts[0], starts[0] + len(core), typed.type)
     if problem:
         return problem
+    return _Eligible(question, aliases, core, starts[0], form, typed.type, _answer_span(context, question))
+
+
+def _answer_span(context: str, question: Question) -> tuple[int, int]:
+    """The sentences of ``context`` from the first gold answer's to the last one's."""
     first = min(start for _, start in question.answers)
     last = max(start + len(text) for text, start in question.answers)
-    span = (sentence_at(context, first)[0], sentence_at(context, last - 1)[1])
-    return _Eligible(question, aliases, core, starts[0], form, typed.type, span)
+    return sentence_at(context, first)[0], sentence_at(context, last - 1)[1]
 
 
 def find_candidates(
@@ -469,6 +546,8 @@ def _make_candidate(
     if not options:
         return f"no same-type alternative for an answer of type {item.type}"
     span_text = paragraph.context[slice(*item.support_span)]
+    base = without_cue_sentences(paragraph.context)
+    base_start = _occurrences(base, item.core)[0] if base != paragraph.context else item.core_start
     made = None
     for alternative in options[:12]:
         if re.search(r"\b(?:a|A)n? $", paragraph.context[: item.core_start]) and (
@@ -477,7 +556,7 @@ def _make_candidate(
             continue
         if item.core.startswith("The ") and not alternative.lower().startswith("the "):
             alternative = "The " + alternative
-        conflict_text = repaired_conflict(paragraph.context, item.core, item.core_start, alternative)
+        conflict_text = repaired_conflict(base, item.core, base_start, alternative)
         case = ConflictCase(
             item.question.question, item.aliases, paragraph.context, span_text, conflict_text, alternative
         )
@@ -498,6 +577,7 @@ def _make_candidate(
         related,
         made[0],
         made[1],
+        base != paragraph.context,
     )
 
 
@@ -529,7 +609,10 @@ def select(candidates: list[Candidate], params: QuartetParams, seed: int) -> lis
 
     Candidates are taken in the order of ``sha256(f"{seed}:{question id}")``, so the draw depends on
     each question alone: a change in who else is eligible swaps only the questions it touches.
+    With ``params.cue_free_supports_only`` those whose conflict passage drops cue sentences are left out.
     """
+    if params.cue_free_supports_only:
+        candidates = [c for c in candidates if not c.drops_cue_sentences]
 
     def rank(index: int) -> str:
         return hashlib.sha256(f"{seed}:{candidates[index].question.id}".encode()).hexdigest()

@@ -13,6 +13,7 @@ from eviscope.builders.conflict_lints import (
     lint_modifies_answer_claim,
     lint_no_conflict_cue,
     run_lints,
+    without_cue_sentences,
 )
 
 SUPPORT = (
@@ -188,3 +189,54 @@ def test_an_acronym_that_spells_the_replaced_name_fails_the_grammar_lint() -> No
         "American Football Conference",
     )
     assert "acronym (UMC)" in lint_grammatical_substitution(case).reason
+
+
+CUED_SUPPORT = (
+    "The bridge was planned for years. However, its cost was disputed. "
+    "It opened to traffic in 1932 after a long delay. Tolls ended later."
+)
+CUE_DROPPED = GOOD._replace(
+    support_text=CUED_SUPPORT,
+    conflict_text="The bridge was planned for years. It opened to traffic in 1938 after a long delay. Tolls ended later.",
+)
+
+
+def test_a_passage_made_on_the_support_less_its_cue_sentences_passes_every_lint() -> None:
+    assert without_cue_sentences(CUED_SUPPORT) == SUPPORT
+    results = run_lints(CUE_DROPPED)
+    assert all(result.ok for result in results.values()), results
+    # Kept whole, the cue sentence fails constraint 6, so the build drops it.
+    kept = CUE_DROPPED._replace(conflict_text=CUED_SUPPORT.replace("1932", "1938"))
+    assert lint_grammatical_substitution(kept).ok
+    assert not lint_no_conflict_cue(kept).ok
+
+
+@pytest.mark.parametrize(
+    "conflict_text",
+    [
+        # a sentence without a cue dropped as well
+        "The bridge was planned for years. It opened to traffic in 1938 after a long delay.",
+        "It opened to traffic in 1938 after a long delay. Tolls ended later.",
+        # the answer's sentence dropped, its claim restated elsewhere
+        "The bridge was planned for years. Tolls ended later. It opened in 1938.",
+        # words dropped inside a kept sentence
+        "The bridge was planned for years. It opened to traffic in 1938. Tolls ended later.",
+    ],
+)
+def test_the_grammar_lint_fails_a_passage_that_drops_text_without_a_cue(conflict_text: str) -> None:
+    assert lint_grammatical_substitution(CUE_DROPPED).ok
+    result = lint_grammatical_substitution(CUE_DROPPED._replace(conflict_text=conflict_text))
+    assert not result.ok
+    assert result.reason
+
+
+def test_no_sentence_may_be_dropped_when_the_answer_sentence_holds_a_cue() -> None:
+    support = "The bridge was planned for years. It actually opened to traffic in 1932. Tolls ended later."
+    case = GOOD._replace(
+        support_text=support,
+        support_span="It actually opened to traffic in 1932.",
+        conflict_text="The bridge was planned for years. Tolls ended later.",
+    )
+    result = lint_grammatical_substitution(case)
+    assert not result.ok
+    assert "the answer's sentence holds a conflict cue" in result.reason

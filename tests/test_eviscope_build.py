@@ -12,7 +12,14 @@ from datasets import Dataset, load_dataset
 from datasets.exceptions import NonMatchingSplitsSizesError
 from huggingface_hub import DatasetCard
 
-from eviscope.builders.conflict_lints import LINTS, ConflictCase, run_lints
+from eviscope.builders.conflict_lints import (
+    LINTS,
+    ConflictCase,
+    cue_sentence_spans,
+    run_lints,
+    substituted_phrase,
+    without_cue_sentences,
+)
 from eviscope.cli import main
 from eviscope.normalize import contains
 from eviscope.rows import EVISCOPE_FEATURES, EXPECTED_ACTION, VARIANTS
@@ -152,6 +159,33 @@ def test_every_repaired_conflict_row_passes_all_six_lints(configs: dict[str, Dat
         if row["variant"] == "conflicting":
             failed = {name: r.reason for name, r in run_lints(_conflict_case(row)).items() if not r.ok}
             assert not failed, (row["id"], failed)
+
+
+def test_a_cue_outside_the_answer_sentence_is_dropped_from_the_conflict_passage(
+    configs: dict[str, Dataset], report: dict
+) -> None:
+    # A support that holds a conflict cue outside the answer's sentences no longer rules a question
+    # out: its conflict passage is the support less exactly its cue sentences, with the answer replaced.
+    assert "support passage holds a conflict cue" not in report["rejected"]
+    assert report["rejected"]["the answer's sentence holds a conflict cue"] > 0
+    made_on_excerpts: Counter[str] = Counter()
+    for config in ("eviscope-v1.1", "eviscope-xl"):
+        for row in configs[config]:
+            if row["variant"] != "conflicting":
+                continue
+            case = _conflict_case(row)
+            cued = cue_sentence_spans(case.support_text)
+            if not cued:
+                continue
+            made_on_excerpts[config] += 1
+            for start, end in cued:
+                assert case.support_text[start:end] not in case.conflict_text, row["id"]
+            excerpt = without_cue_sentences(case.support_text)
+            assert case.support_span in excerpt, row["id"]
+            assert substituted_phrase(excerpt, case.conflict_text, case.conflict_answer) in case.answers
+    # v1 and v1.1 keep the quartets of the first release, whose supports hold no cue.
+    assert made_on_excerpts["eviscope-v1.1"] == 0
+    assert made_on_excerpts["eviscope-xl"] > 0
 
 
 def test_the_answer_typer_meets_its_accuracy_target_on_the_hand_labels(report: dict) -> None:
