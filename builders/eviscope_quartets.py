@@ -205,13 +205,31 @@ _POINTS_BACK = re.compile(
 contrast") or a pronoun or demonstrative among its first six words ("In 1187, he launched")."""
 _NAME = re.compile(r"(?<=[\s(“\"‘'])[A-Z][\w-]*")
 """A capitalised word that does not open its sentence: a name, or part of one."""
+_NAMED_LIST = re.compile(r"\b(?:were|are)\s+(?:the\s+)?[A-Z][^.;]*\band\s+(?:the\s+)?[A-Z]")
+"""A count that the sentence then spells out as names ("the two finalists were Sun Life Stadium and
+Levi's Stadium"), so that another count contradicts the list."""
+_PART_OF = re.compile(
+    r"^\s+(?:out\s+)?of\s+(?:the\s+)?(?:then\s+)?(?P<total>\d{1,3}(?:,\d{3})+|\d+|"
+    + "|".join(NUMBER_WORDS)
+    + r")\b",
+    re.IGNORECASE,
+)
+"""A part of a stated total ("11 of the then 12 member states")."""
 _NEAR = re.compile(
     r"\b(?:close to|near|nearby|outside|suburbs?|(?:north|south|east|west) of)\b", re.IGNORECASE
 )
 
 
 def _context_problem(question: str, context: str, start: int, end: int, kind: str) -> str | None:
-    """Why the sentence around the answer would not read right with another answer in its place."""
+    """Why the sentence around the answer would not read right with another answer in its place.
+
+    >>> _context_problem("How many finalists?", "The two finalists were Sun Life and Levi's.", 4, 7, "quantity")
+    'the sentence lists what the number counts'
+    >>> _context_problem("How many states?", "It passed in 1989 by 11 of the then 12 states.", 21, 23, "quantity")
+    'the answer is all but one or two of a stated total, whose exceptions the passage may name'
+    >>> _context_problem("How many MVPs?", "It featured 39 of the 43 previous MVPs.", 12, 14, "quantity") is None
+    True
+    """
     before, after = context[:start], context[end:]
     if "stand for" in question.lower():
         return "the question asks what an acronym stands for"
@@ -248,6 +266,15 @@ def _context_problem(question: str, context: str, start: int, end: int, kind: st
         small = kind == "quantity" and number_value(context[start:end]) <= 20
         if small and (re.search(r"[:,(;–—]", context[end:e]) or _KINDS.match(context[end:e])):
             return "the sentence or the next may list what the number counts"
+        if small and _NAMED_LIST.search(context[end:e]):
+            return "the sentence lists what the number counts"
+        total = _PART_OF.match(context[end:e])
+        if (
+            kind == "quantity"
+            and total
+            and 0 < number_value(total["total"]) - number_value(context[start:end]) <= 2
+        ):
+            return "the answer is all but one or two of a stated total, whose exceptions the passage may name"
     if kind == "city":
         s, e = sentence_at(context, start)
         if re.match(r"^, [A-Z]", after) or _NEAR.search(context[s:e]):
