@@ -129,7 +129,7 @@ def lint_grammatical_substitution(case: ConflictCase) -> LintResult:
 
     The conflict passage must equal the support passage with exactly one phrase replaced by
     ``conflict_answer``, the replaced phrase and ``conflict_answer`` must have the same form
-    (year, number or name; see :mod:`eviscope.builders.answer_forms`), and an acronym in
+    (year, number, date or name; see :mod:`eviscope.builders.answer_forms`), and an acronym in
     parentheses right after it must not still spell the replaced phrase ("The American Football
     Conference (UMC)").
     """
