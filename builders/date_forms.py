@@ -96,6 +96,7 @@ _FORMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("part of a year", rf"(?:[Ee]arly|[Mm]id|[Ll]ate)[- ]{_YEAR}"),
     )
 )
+_HAS_DIGIT = re.compile(r"\d")
 YEARLESS = frozenset({"day of month", "month name"})
 """Kinds that name no year: their order is told within a year."""
 
@@ -137,6 +138,8 @@ def parse_date(text: str) -> DateAnswer | None:
     >>> d = parse_date("the 12th century"); (d.kind, d.first.year, d.last.year)
     ('century', 1100, 1199)
     """
+    if not (_HAS_DIGIT.search(text) or text in _FULL or "entury" in text):
+        return None  # the quick way out for the names answer_form asks about
     for kind, pattern in _FORMS:
         match = pattern.fullmatch(text)
         if match is None:
