@@ -1,12 +1,15 @@
-"""Answer forms (year, number, name) and same-form substitutes for conflict passages.
+"""Answer forms (year, number, date, name) and same-form substitutes for conflict passages.
 
 A conflict edit must replace the answer "with a phrase of the same form (a year for a year, a number
-for a number, a name for a name)" (SPEC §2, constraint 1). This module says what each form is.
+for a number, a name for a name)" (SPEC §2, constraint 1), and a date other than a plain year for a
+date (:mod:`eviscope.builders.date_forms`). This module says what each form is.
 
 >>> answer_form("1066"), answer_form("3,500"), answer_form("$2.5 million"), answer_form("Denver Broncos")
 ('year', 'number', 'number', 'name')
->>> answer_form("15 days"), answer_form("the late 1990s"), answer_form("Denver Broncos in 2016")
-('number', 'other', 'other')
+>>> answer_form("15 days"), answer_form("the late 1990s"), answer_form("May 21, 2013"), answer_form("Monday")
+('number', 'date', 'date', 'name')
+>>> answer_form("Denver Broncos in 2016"), answer_form("between 1268 and 1273")
+('other', 'other')
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from __future__ import annotations
 import random
 import re
 
-FORMS = ("year", "number", "name")
+from eviscope.builders.date_forms import parse_date
+
+FORMS = ("year", "number", "date", "name")
 """The answer forms a conflict edit can substitute; any other answer is of form ``other``."""
 
 _YEAR = re.compile(r"(1[0-9]{3}|20[0-9]{2})")
@@ -78,12 +83,14 @@ def number_value(text: str) -> float:
 
 
 def answer_form(text: str) -> str:
-    """``year``, ``number``, ``name`` or ``other``."""
+    """``year``, ``number``, ``date`` (one of :func:`~eviscope.builders.date_forms.parse_date`), ``name`` or ``other``."""
     text = text.strip()
     if _YEAR.fullmatch(text):
         return "year"
     if _NUMBER.fullmatch(text) or _WORD_NUMBER.fullmatch(text):
         return "number"
+    if parse_date(text) is not None:
+        return "date"
     words = text.split()
     if (
         1 <= len(words) <= 4

