@@ -389,7 +389,7 @@ def date_problem(text: str) -> str | None:
     """Why a date answer has no alternative of its form, or ``None`` when :func:`parse_date` reads it.
 
     >>> date_problem("7 January 1943"), date_problem("65.5 million years ago"), date_problem("fall of 1937")
-    (None, 'a duration, a frequency or a time before the present', 'a form no alternative is made for')
+    (None, 'a duration, a frequency or a time before the present', 'another form')
     """
     if parse_date(text) is not None:
         return None
@@ -403,4 +403,4 @@ def date_problem(text: str) -> str | None:
         return "a duration, a frequency or a time before the present"
     if _ERA.search(text):
         return "a date in an era (AD, BC) or millennium"
-    return "a form no alternative is made for"
+    return "another form"

@@ -188,6 +188,10 @@ _DATED = re.compile(
 """A year's sentence that also dates it otherwise ("... in 1914, as acknowledgement of Britain's
 support of France in World War I"; "in six years, from ... 1754 to ... 1760"; "the 2015 season",
 whose game the passage dates), so that another year could contradict it."""
+_EDITION_BEFORE = re.compile(r"\bSuper Bowl (?:[IVXLC]+|\d+)\W+(?:\w+\W+){0,2}$")
+_EDITION_AFTER = re.compile(r"^\W+(?:\w+\W+){0,2}?Super Bowl (?:[IVXLC]+|\d+)\b")
+"""A numbered Super Bowl, played once a year, within three words of the year ("in 1985 (Super Bowl
+XIX)", "Super Bowl XLIV in 2010"), which fixes the year."""
 _KINDS = re.compile(
     r"\s+(?:\w+\s+)?(?:kinds|types|classes|categories|forms|groups|parts|branches|ways|methods|stages|"
     r"phases|levels|points|principles|steps|sorts|varieties|components|elements)\b"
@@ -232,6 +236,8 @@ def _context_problem(question: str, context: str, start: int, end: int, kind: st
     'the answer is all but one or two of a stated total, whose exceptions the passage may name'
     >>> _context_problem("How many MVPs?", "It featured 39 of the 43 previous MVPs.", 12, 14, "quantity") is None
     True
+    >>> _context_problem("When?", "It last hosted in 1985 (Super Bowl XIX).", 18, 22, "year")
+    'the year stands beside a numbered yearly event that dates it'
     """
     before, after = context[:start], context[end:]
     if "stand for" in question.lower():
@@ -265,6 +271,10 @@ def _context_problem(question: str, context: str, start: int, end: int, kind: st
         s, e = sentence_at(context, start)
         if _RELATIVE.search(context[s:e].lower()) or (kind == "year" and _DATED.search(context[s:e])):
             return "the sentence ties the number to another by arithmetic or a relative date"
+        if kind == "year" and (
+            _EDITION_BEFORE.search(context[s:start]) or _EDITION_AFTER.match(context[end:e])
+        ):
+            return "the year stands beside a numbered yearly event that dates it"
         spans_years = len(re.findall(r"\b1\d{3}\b|\b20\d{2}\b", context[s:e])) >= 2
         if kind == "quantity" and spans_years and _DURATION.match(context[end:e]):
             return "the sentence gives the years that the duration spans"
