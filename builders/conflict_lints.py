@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from eviscope.builders.answer_forms import FORMS, answer_form
 from eviscope.builders.surface_types import same_type
-from eviscope.normalize import QUESTION_WORDS, contains, tokens
+from eviscope.normalize import QUESTION_WORDS, contains, norm, tokens
 from eviscope.sentences import sentence_spans
 
 CONFLICT_CUES: tuple[str, ...] = (
@@ -250,7 +250,8 @@ def lint_modifies_answer_claim(case: ConflictCase) -> LintResult:
 
 def conflict_cues_in(text: str) -> list[str]:
     """The cues of :data:`CONFLICT_CUES` that ``text`` contains."""
-    return [cue for cue in CONFLICT_CUES if contains(text, cue)]
+    padded = f" {norm(text)} "  # contains(text, cue) for every cue, normalizing the text once
+    return [cue for cue in CONFLICT_CUES if f" {norm(cue)} " in padded]
 
 
 @lru_cache(maxsize=4096)

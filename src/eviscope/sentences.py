@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 ABBREVIATIONS = frozenset(
     [
@@ -71,6 +72,12 @@ _LAST_WORD = re.compile(r"([\w.]+)\.$")
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` offsets of each sentence in ``text``, white space excluded."""
+    return list(_spans(text))
+
+
+@lru_cache(maxsize=8192)
+def _spans(text: str) -> tuple[tuple[int, int], ...]:
+    """:func:`sentence_spans`, cached: a build asks for the spans of one paragraph many times."""
     spans: list[tuple[int, int]] = []
     start = 0
     for match in _BOUNDARY.finditer(text):
@@ -84,7 +91,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         start = match.end()
     if text[start:].strip():
         spans.append((start, len(text.rstrip())))
-    return spans
+    return tuple(spans)
 
 
 def sentence_at(text: str, offset: int) -> tuple[int, int]:

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
-from sklearn.metrics import cohen_kappa_score
 
 from eviscope.errors import EviScopeError
 from eviscope.forcebench.lints import LOCALITY_LINTS, failed_lints
@@ -202,6 +201,8 @@ def read_adjudication_sheet(path: Path, candidates: Sequence[Row]) -> dict[str, 
 
 def cohen_kappa(a: Mapping[str, Annotation], b: Mapping[str, Annotation]) -> float:
     """Cohen's kappa of two annotators' row decisions over the ids both annotated."""
+    from sklearn.metrics import cohen_kappa_score  # here, not at import: every CLI command loads this module
+
     ids = sorted(a.keys() & b.keys())
     if not ids:
         raise EviScopeError("the two sheets share no annotated row")

@@ -24,9 +24,14 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-from eviscope.forcebench.patterns import Edit, find_edits, licenses, licenses_raised, raising_axes
+from eviscope.forcebench.patterns import (
+    Edit,
+    english_stop_words,
+    find_edits,
+    licenses,
+    licenses_raised,
+    raising_axes,
+)
 from eviscope.normalize import norm, tokens
 
 __all__ = [
@@ -241,7 +246,8 @@ def _span_in_evidence(row: Row) -> bool:
 
 
 def _content_stems(text: str) -> set[str]:
-    return {word[:5] for word in tokens(text) if word not in ENGLISH_STOP_WORDS}
+    stop = english_stop_words()
+    return {word[:5] for word in tokens(text) if word not in stop}
 
 
 def coverage(span: str, claim: str) -> float:

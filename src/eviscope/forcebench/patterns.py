@@ -54,12 +54,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+from functools import cache
 
 from eviscope.normalize import contains, norm
 
-__all__ = ["RULES", "Edit", "Rule", "find_edits", "raising_axes"]
+
+@cache
+def english_stop_words() -> frozenset[str]:
+    """scikit-learn's English stop words, imported on first use: sklearn takes over a second to import,
+    and every CLI command loads this module."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return ENGLISH_STOP_WORDS
+
+
+__all__ = ["RULES", "Edit", "Rule", "english_stop_words", "find_edits", "raising_axes"]
 
 _NEGATION = re.compile(r"\b(?:not|no|never|without|cannot)\s+(?:\w+\s+){0,1}$|n't\s+(?:\w+\s+){0,1}$", re.I)
 
@@ -630,7 +639,7 @@ def _governed(m: re.Match[str]) -> str:
     word the marker governs: ``may reduce`` gives ``reduc``), or ``""``."""
     for word in m.string[m.end() :].split()[:3]:
         word = word.strip(",.;:()\"'“”").lower()
-        if len(word) > 2 and word not in ENGLISH_STOP_WORDS:
+        if len(word) > 2 and word not in english_stop_words():
             return word[:5]
     return ""
 
