@@ -137,9 +137,9 @@ WRONG_KIND = [
     ("Who wrote The Book of Healing?", "Ibn Sina", "Saturn V"),
     ("What do the grains in chloroplasts store?", "Starch", "Meuse"),
     ("What airport is in the San Fernando Valley?", "Van Nuys Airport", "Masovian Primeval Forest"),
-    # Names the lint cannot type at all: a "who" question must not vouch for either side.
-    ("Who led the campaign against Khwarezmia?", "Tolui", "Khwarezmia"),
-    ("Who kidnapped Genghis Khan's wife?", "Merkits", "Börte"),
+    # Names the lint cannot type at all: a question that asks for a person must not vouch for both.
+    ("Which son of Genghis Khan led the western campaign?", "Tolui", "Khwarezmia"),
+    ("Which wife of Genghis Khan was kidnapped?", "Börte", "Merkits"),
 ]
 
 
