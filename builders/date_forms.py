@@ -372,10 +372,28 @@ def date_alternatives(answer: DateAnswer, context: str, start: int) -> list[Date
 
 
 _WEEKDAY = re.compile(r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?(?: \w+)?", re.IGNORECASE)
-_HOLIDAY = re.compile(
-    r"\b(?:Christmas|Easter|New Year|Thanksgiving|Halloween|Hanukkah|Ramadan|Passover|Independence Day)",
-    re.IGNORECASE,
+HOLIDAYS: tuple[str, ...] = (
+    "Christmas",
+    "Easter",
+    "New Year",
+    "Thanksgiving",
+    "Halloween",
+    "Ramadan",
+    "Eid",
+    "Yom Kippur",
+    "Rosh Hashanah",
+    "Hanukkah",
+    "Passover",
+    "Diwali",
+    "Lent",
+    "Advent",
+    "Pentecost",
+    "Good Friday",
+    "Independence Day",
 )
+"""Holidays and feasts: no alternative is made for a date answer that is one, and a day or month
+whose sentence names one is not changed (:mod:`eviscope.builders.eviscope_quartets`)."""
+_HOLIDAY = re.compile(r"\b(?:" + "|".join(HOLIDAYS) + ")", re.IGNORECASE)
 _RANGE = re.compile(
     r"\b(?:between|from|to|through|until|till|and)\b|centuries|\d\s*[–—-]\s*\d|[a-z]\s*[–—]\s*\w",
     re.IGNORECASE,

@@ -66,7 +66,7 @@ from eviscope.builders.conflict_lints import (
     run_lints,
     without_cue_sentences,
 )
-from eviscope.builders.date_forms import date_alternatives, date_problem, parse_date
+from eviscope.builders.date_forms import HOLIDAYS, date_alternatives, date_problem, parse_date
 from eviscope.builders.surface_types import TITLES, same_type
 from eviscope.normalize import STOPWORDS, contains, tokens
 from eviscope.rows import EXPECTED_ACTION, VARIANTS, row_id
@@ -346,9 +346,9 @@ _DATE_RELATIVE = re.compile(
 """Words that tie a date to another day ("three days before his death", "the eve of the publication",
 "the Monday evening prior to the game")."""
 _SEASON = re.compile(
-    r"\b(?:spring|summer|autumn|fall|winter|Christmas|Easter|New Year|Thanksgiving|Halloween|Ramadan|Eid|"
-    r"Yom Kippur|Rosh Hashanah|Hanukkah|Passover|Diwali|Lent|Advent|Pentecost|Good Friday|feast|"
-    r"(?:Boxing|Independence|Labou?r|Memorial|Veterans|Saint \w+'s|St\. \w+'s) Day)\b",
+    r"\b(?:spring|summer|autumn|fall|winter|feast|"
+    + "|".join(HOLIDAYS)
+    + r"|(?:Boxing|Labou?r|Memorial|Veterans|Saint \w+'s|St\. \w+'s) Day)\b",
     re.IGNORECASE,
 )
 """A season, holiday or feast, which a day or a month of the same or the next sentence must fall in."""

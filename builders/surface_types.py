@@ -293,10 +293,10 @@ def same_type(question: str, gold: str, alternative: str) -> str | None:
 
     It fails when the surface type of either string is unknown (the lint confirms a type from the
     strings themselves and never takes it from the question: "which son" does not make "Khwarezmia"
-    a person), when both are known and disjoint (a city is not a country; a person is
-    not an organisation), when one is a year or number and the other is not, when two numbers carry
-    different units or two dates are of different kinds (a decade is not a full date), or when the alternative's type is known and is not one the question's
-    wh-phrase asks for.
+    a person), when both are known and disjoint (a city is not a country; a person is not an
+    organisation), when one is a year or number and the other is not, when two numbers carry
+    different units or two dates are of different kinds (a decade is not a full date), or when the
+    alternative's type is known and is not one the question's wh-phrase asks for.
 
     >>> same_type("Which son of Genghis Khan led the western campaign?", "Tolui", "Khwarezmia")
     "neither 'Tolui' nor 'Khwarezmia' has a type the lint can tell"

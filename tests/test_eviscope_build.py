@@ -188,6 +188,23 @@ def test_a_cue_outside_the_answer_sentence_is_dropped_from_the_conflict_passage(
     assert made_on_excerpts["eviscope-xl"] > 0
 
 
+def test_date_answers_are_drawn_in_xl_only(configs: dict[str, Dataset], report: dict) -> None:
+    # v1 and v1.1 keep the quartets of their first release (no date answers); xl draws dates too,
+    # each replaced by a date of the same kind.
+    from eviscope.builders.date_forms import parse_date
+
+    assert "date" not in report["configs"]["eviscope-v1.1"]["answer_types"]
+    assert report["configs"]["eviscope-xl"]["answer_types"]["date"] > 0
+    dated = 0
+    for row in configs["eviscope-xl"]:
+        gold = parse_date(min(row["answers"], key=len))
+        if row["variant"] == "conflicting" and gold is not None:
+            dated += 1
+            new = parse_date(row["conflict_answer"])
+            assert new is not None and new.kind == gold.kind, row["id"]
+    assert dated == report["configs"]["eviscope-xl"]["answer_types"]["date"]
+
+
 def test_the_answer_typer_meets_its_accuracy_target_on_the_hand_labels(report: dict) -> None:
     measured = report["answer_typer"]["hand_labelled"]
     assert measured["found_in_source"] == measured["labelled"] == 150
