@@ -2,7 +2,7 @@
 
 Attributes the first N rows of a built config with the tiny random-weight transformers model on CPU
 (built offline), through the same code as ``eviscope attribute``
-(:class:`~eviscope.ragonite.run_attribution.BackendGenerate` under
+(:class:`~eviscope.suites.eviscope.run_attribution.BackendGenerate` under
 :func:`~eviscope.ragonite.attribution.attribute`), once with every counterfactual in one
 ``complete`` call and once with one ``complete`` call per counterfactual. Both sides share the
 loaded model and MiniLM. Each row's original answer is its first gold alias.
@@ -24,15 +24,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from eviscope.dataset import DEFAULT_CONFIG, load_rows
 from eviscope.ragonite.attribution import CounterfactualRequest, attribute
 from eviscope.ragonite.retrieval import Embedder
-from eviscope.ragonite.run_attribution import BackendGenerate, attribution_rows, embed_answers
 from eviscope.runner.backends.base import SamplingConfig
 from eviscope.runner.backends.transformers_backend import TransformersBackend
-from eviscope.runner.policies import render
-from eviscope.runner.tasks import EviScopeTask
-from eviscope.tiny_model import build_tiny_model
+from eviscope.runner.tiny_model import build_tiny_model
+from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG, load_rows
+from eviscope.suites.eviscope.policies import render
+from eviscope.suites.eviscope.run_attribution import BackendGenerate, attribution_rows, embed_answers
+from eviscope.suites.eviscope.task import EviScopeTask
 
 
 def main_benchmark() -> None:

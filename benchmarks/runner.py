@@ -19,10 +19,10 @@ import time
 from pathlib import Path
 
 from eviscope.cli import main
-from eviscope.dataset import DEFAULT_CONFIG, load_rows
-from eviscope.runner.policies import render
-from eviscope.runner.schemas import ANSWER_SCHEMA
-from eviscope.tiny_model import build_tiny_model
+from eviscope.runner.tiny_model import build_tiny_model
+from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG, load_rows
+from eviscope.suites.eviscope.policies import render
+from eviscope.suites.eviscope.schemas import ANSWER_SCHEMA
 
 
 def raw_transformers(model_dir: Path, prompts: list[str], max_tokens: int, max_batch_tokens: int) -> float:

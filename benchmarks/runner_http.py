@@ -24,11 +24,11 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from eviscope.dataset import DEFAULT_CONFIG
-from eviscope.layout import DEFAULT_DATASET_DIR
+from eviscope.core.layout import DEFAULT_DATASET_DIR
 from eviscope.runner.backends import backend_settings
 from eviscope.runner.execute import RunSettings
 from eviscope.runner.session import RunRequest, run
+from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG
 
 ROWS = 160
 TARGET = 1.15

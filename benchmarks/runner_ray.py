@@ -21,14 +21,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from eviscope.dataset import DEFAULT_CONFIG, load_rows
 from eviscope.runner.backends import backend_settings
 from eviscope.runner.backends.base import SamplingConfig
 from eviscope.runner.execute import RunSettings
-from eviscope.runner.policies import render
 from eviscope.runner.ray_pool import RayOptions
 from eviscope.runner.session import RunRequest, run
-from eviscope.tiny_model import build_tiny_model
+from eviscope.runner.tiny_model import build_tiny_model
+from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG, load_rows
+from eviscope.suites.eviscope.policies import render
 
 
 def timed(request: RunRequest) -> float:

@@ -14,7 +14,7 @@ an unparsable ``null``), with random usage, written straight to a JSONL file.
    so this runs last and is left out of the bound.
 
 The replicated rows hold only the fields that validation, the join and scoring read
-(:data:`eviscope.rows.SCORED_FIELDS`), sharing the base row's lists: they stand for the reference data a scorer
+(:data:`eviscope.suites.eviscope.rows.SCORED_FIELDS`), sharing the base row's lists: they stand for the reference data a scorer
 must hold, not for a 1M-row dataset (whose documents alone would be gigabytes).
 
     python benchmarks/score.py [--n 1000000] [--config eviscope-v1.1] [--dataset dataset]
@@ -35,10 +35,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from synthetic_predictions import replicate, write_predictions
 
-from eviscope.dataset import DEFAULT_CONFIG, load_rows
-from eviscope.layout import DEFAULT_DATASET_DIR
-from eviscope.predictions import load_predictions
-from eviscope.scoring import score_predictions
+from eviscope.core.layout import DEFAULT_DATASET_DIR
+from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG, load_rows
+from eviscope.suites.eviscope.predictions import load_predictions
+from eviscope.suites.eviscope.scoring import score_predictions
 
 BOUND_FIXED_GB = 0.5
 """Memory bound, fixed part: the interpreter, numpy, pydantic, ``datasets`` and the base rows."""

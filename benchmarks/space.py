@@ -25,9 +25,9 @@ from pathlib import Path
 
 from gradio_client import Client, handle_file
 
-from eviscope.dataset import DEFAULT_CONFIG, load_rows
-from eviscope.layout import DEFAULT_DATASET_DIR
-from eviscope.reference_systems import predict
+from eviscope.core.layout import DEFAULT_DATASET_DIR
+from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG, load_rows
+from eviscope.suites.eviscope.reference_systems import predict
 
 APP = Path(__file__).resolve().parents[1] / "spaces" / "eviscope" / "app.py"
 TARGET_S = 1.0

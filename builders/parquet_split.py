@@ -8,7 +8,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from datasets import Features
 
-from eviscope.layout import split_path
+from eviscope.core.layout import split_path
 
 
 def write_split(out_dir: Path, config: str, rows: list[dict], features: Features) -> pa.Table:

@@ -49,9 +49,9 @@ def built_dataset(
 @pytest.fixture(scope="session")
 def tiny_model(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tiny random-weight model (``eviscope tiny-model``), its tokenizer trained on EviScope prompts."""
-    from eviscope.dataset import load_rows
-    from eviscope.runner.policies import render
-    from eviscope.tiny_model import build_tiny_model
+    from eviscope.runner.tiny_model import build_tiny_model
+    from eviscope.suites.eviscope.dataset import load_rows
+    from eviscope.suites.eviscope.policies import render
 
     rows = load_rows("eviscope-v1.1", built_dataset)
     corpus = [render("vanilla", row) for row in rows] + [

@@ -8,7 +8,7 @@ from typing import Any
 
 from datasets import Dataset
 
-from eviscope.rows import EVISCOPE_FEATURES, EXPECTED_ACTION, VARIANTS, row_id
+from eviscope.suites.eviscope.rows import EVISCOPE_FEATURES, EXPECTED_ACTION, VARIANTS, row_id
 
 
 def quartet(n: int, answer: str, conflict_answer: str) -> list[dict[str, Any]]:

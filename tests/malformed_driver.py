@@ -98,12 +98,12 @@ def make_context(dataset: Path, config: str, work: Path) -> Context:
     import evaluate
     import gradio  # noqa: F401  (imported here so that its import time is not charged to a case)
 
-    from eviscope.dataset import load_rows
-    from eviscope.forcebench.rows import read_rows
     from eviscope.space.annotation import AnnotationStore
     from eviscope.space.data import RowSource
     from eviscope.space.leaderboard import LocalResultStore
     from eviscope.space.ui import build_demo
+    from eviscope.suites.eviscope.dataset import load_rows
+    from eviscope.suites.forcebench.rows import read_rows
 
     corpus = load_corpus()
     inputs = corpus.Inputs(load_rows(config, dataset), read_rows(dataset))
@@ -188,7 +188,7 @@ def _results_files(ctx: Context) -> set[str]:
 def run_space(case: Any, path: Path, ctx: Context) -> Outcome:
     import gradio as gr
 
-    from eviscope.forcebench.rows import CONFIG as FORCEBENCH
+    from eviscope.suites.forcebench.rows import CONFIG as FORCEBENCH
 
     config = FORCEBENCH if case.benchmark == "forcebench" else ctx.config
     system = f"probe {case.name}"[:64]
@@ -347,8 +347,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def load_context_inputs(dataset: Path, config: str) -> Any:
-    from eviscope.dataset import load_rows
-    from eviscope.forcebench.rows import read_rows
+    from eviscope.suites.eviscope.dataset import load_rows
+    from eviscope.suites.forcebench.rows import read_rows
 
     return load_corpus().Inputs(load_rows(config, dataset), read_rows(dataset))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from eviscope.benchmark import releasable
+from eviscope.core.registry import releasable
 from eviscope.release.stage import Release, stage_release
 from eviscope.release.validate import Validation, validate
 

@@ -41,8 +41,8 @@ from typing import Any
 
 from stub_server import StubServer, answer_for, request_key  # noqa: F401
 
-from eviscope.dataset import DEFAULT_CONFIG
-from eviscope.layout import DEFAULT_DATASET_DIR
+from eviscope.core.layout import DEFAULT_DATASET_DIR
+from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG
 
 TRIALS = 10
 BATCH = 8
@@ -135,7 +135,7 @@ def _plan(rng: random.Random, trials: int) -> list[str]:
 def kill_trials(dataset: Path, work: Path, *, seed: int = 0, trials: int = TRIALS,
                 config: str = DEFAULT_CONFIG) -> dict[str, Any]:  # fmt: skip
     """SIGKILL ``eviscope run`` at ``trials`` seeded moments, resuming after each; the tally."""
-    from eviscope.dataset import load_rows
+    from eviscope.suites.eviscope.dataset import load_rows
 
     ids = [row["id"] for row in load_rows(config, dataset)]
     rng = random.Random(seed)
@@ -335,7 +335,7 @@ def http_faults(dataset: Path, work: Path, *, seed: int = 0, bound: int = 3, tim
                 outage_after: int = 40, concurrency: int = 16,
                 config: str = DEFAULT_CONFIG) -> dict[str, Any]:  # fmt: skip
     """A run against a server injecting faults, then an outage and a resume; the tally."""
-    from eviscope.dataset import load_rows
+    from eviscope.suites.eviscope.dataset import load_rows
 
     ids = [row["id"] for row in load_rows(config, dataset)]
     weights = {"429": 3, "429-wait": 1, "500": 3, "503": 2, "timeout": 1, "reset": 2, "malformed": 2}

@@ -10,8 +10,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from eviscope.reference_systems import SYSTEMS
-from eviscope.rows import SCORED_FIELDS
+from eviscope.suites.eviscope.reference_systems import SYSTEMS
+from eviscope.suites.eviscope.rows import SCORED_FIELDS
 
 
 def _copies(rows: Sequence[Mapping[str, Any]], n: int) -> Iterator[tuple[Mapping[str, Any], str]]:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from eviscope.builders.answer_types import answer_type, hand_labels, paragraph_entities
-from eviscope.builders.question_types import TYPES, expected_types
-from eviscope.squad_source import Paragraph, Squad
+from eviscope.builders.eviscope.answer_types import answer_type, hand_labels, paragraph_entities
+from eviscope.builders.eviscope.question_types import TYPES, expected_types
+from eviscope.suites.eviscope.squad_source import Paragraph, Squad
 
 CONTEXT = "The Denver Broncos beat the Carolina Panthers in 2016 before 71,088 fans in Santa Clara."
 ENTITIES = [(4, 18, "ORG"), (28, 45, "ORG"), (49, 53, "DATE"), (61, 67, "CARDINAL"), (76, 87, "GPE")]

@@ -11,9 +11,9 @@ import pytest
 from runner_fixtures import chat_server
 
 from eviscope.cli import main
-from eviscope.dataset import load_rows
-from eviscope.normalize import contains
-from eviscope.ragonite.row_context import TRANSFORM, contextualize_from_squad
+from eviscope.core.normalize import contains
+from eviscope.suites.eviscope.dataset import load_rows
+from eviscope.suites.eviscope.row_context import TRANSFORM, contextualize_from_squad
 
 
 def _context_lines(text: str) -> dict[str, str]:

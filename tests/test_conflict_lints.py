@@ -2,9 +2,9 @@
 
 import pytest
 
-from eviscope.builders.answer_forms import answer_form, substitute_number, substitute_year
-from eviscope.builders.conflict_edits import legacy_conflict, repaired_conflict
-from eviscope.builders.conflict_lints import (
+from eviscope.builders.eviscope.answer_forms import answer_form, substitute_number, substitute_year
+from eviscope.builders.eviscope.conflict_edits import legacy_conflict, repaired_conflict
+from eviscope.builders.eviscope.conflict_lints import (
     ConflictCase,
     lint_answers_question,
     lint_contradicts_support,

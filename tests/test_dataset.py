@@ -1,4 +1,4 @@
-"""``eviscope.dataset.load_rows`` reads the folder it is given, even when another folder of the same
+"""``eviscope.suites.eviscope.dataset.load_rows`` reads the folder it is given, even when another folder of the same
 name was read before (``datasets`` keys its cache of a local folder on the folder's name)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from eviscope_fixtures import quartet, write_dataset
 
-from eviscope.dataset import load_rows
+from eviscope.suites.eviscope.dataset import load_rows
 
 CONFIG = "eviscope-v1.1"
 

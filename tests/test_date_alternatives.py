@@ -5,12 +5,12 @@ from datetime import date
 
 import pytest
 
-from eviscope.builders.answer_forms import answer_form
-from eviscope.builders.conflict_edits import repaired_conflict
-from eviscope.builders.conflict_lints import ConflictCase, lint_answers_question, run_lints
-from eviscope.builders.date_forms import date_alternatives, date_options, date_problem, parse_date
-from eviscope.builders.eviscope_quartets import _date_context_problem
-from eviscope.builders.surface_types import date_grain
+from eviscope.builders.eviscope.answer_forms import answer_form
+from eviscope.builders.eviscope.conflict_edits import repaired_conflict
+from eviscope.builders.eviscope.conflict_lints import ConflictCase, lint_answers_question, run_lints
+from eviscope.builders.eviscope.date_forms import date_alternatives, date_options, date_problem, parse_date
+from eviscope.builders.eviscope.quartets import _date_context_problem
+from eviscope.builders.eviscope.surface_types import date_grain
 
 SURFACES = [
     ("7 February 2016", "day", r"\d{1,2} [A-Z][a-z]+ 2016"),

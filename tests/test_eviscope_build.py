@@ -12,7 +12,7 @@ from datasets import Dataset, load_dataset
 from datasets.exceptions import NonMatchingSplitsSizesError
 from huggingface_hub import DatasetCard
 
-from eviscope.builders.conflict_lints import (
+from eviscope.builders.eviscope.conflict_lints import (
     LINTS,
     ConflictCase,
     cue_sentence_spans,
@@ -21,8 +21,8 @@ from eviscope.builders.conflict_lints import (
     without_cue_sentences,
 )
 from eviscope.cli import main
-from eviscope.normalize import contains
-from eviscope.rows import EVISCOPE_FEATURES, EXPECTED_ACTION, VARIANTS
+from eviscope.core.normalize import contains
+from eviscope.suites.eviscope.rows import EVISCOPE_FEATURES, EXPECTED_ACTION, VARIANTS
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -191,7 +191,7 @@ def test_a_cue_outside_the_answer_sentence_is_dropped_from_the_conflict_passage(
 def test_date_answers_are_drawn_in_xl_only(configs: dict[str, Dataset], report: dict) -> None:
     # v1 and v1.1 keep the quartets of their first release (no date answers); xl draws dates too,
     # each replaced by a date of the same kind.
-    from eviscope.builders.date_forms import parse_date
+    from eviscope.builders.eviscope.date_forms import parse_date
 
     assert "date" not in report["configs"]["eviscope-v1.1"]["answer_types"]
     assert report["configs"]["eviscope-xl"]["answer_types"]["date"] > 0
@@ -281,7 +281,7 @@ def test_another_seed_draws_other_quartets(squad_path: Path, built_dataset: Path
 
 
 def test_forcebench_loads_offline_beside_the_eviscope_configs(built_dataset: Path, tmp_path: Path) -> None:
-    from eviscope.forcebench.rows import FORCEBENCH_FEATURES
+    from eviscope.suites.forcebench.rows import FORCEBENCH_FEATURES
 
     rows = _load(built_dataset, "forcebench", tmp_path / "cache")
     assert rows.features == FORCEBENCH_FEATURES

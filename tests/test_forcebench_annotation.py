@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from forcebench_fixtures import sample_rows
 
-from eviscope.errors import EviScopeError
-from eviscope.forcebench.annotation import (
+from eviscope.core.errors import EviScopeError
+from eviscope.suites.forcebench.annotation import (
     ANNOTATION_FIELDS,
     apply_adjudication,
     cap_axes,

@@ -12,7 +12,7 @@ from forcebench_fixtures import sample_rows
 
 from eviscope.builders.parquet_split import write_split
 from eviscope.cli import main
-from eviscope.forcebench.rows import FORCEBENCH_FEATURES, read_rows
+from eviscope.suites.forcebench.rows import FORCEBENCH_FEATURES, read_rows
 
 
 @pytest.fixture

@@ -13,15 +13,20 @@ import pytest
 from datasets import load_dataset
 from forcebench_fixtures import REPO, require_attributionbench
 
-from eviscope.builders.forcebench_drafting import build_forcebench
-from eviscope.errors import EviScopeError
-from eviscope.forcebench.annotation import apply_adjudication, export_sheet, locality_filter, read_sheet
-from eviscope.forcebench.baselines import baseline_predictions
-from eviscope.forcebench.lints import DRAFT_LINTS, failed_lints
-from eviscope.forcebench.rows import AXES, CLAIM_SOURCES, FORCEBENCH_FEATURES, read_rows
-from eviscope.forcebench.scoring import score_units, units_from_predictions
-from eviscope.normalize import contains, norm
-from eviscope.sources import resolve
+from eviscope.builders.forcebench.drafting import build_forcebench
+from eviscope.core.errors import EviScopeError
+from eviscope.core.normalize import contains, norm
+from eviscope.core.sources import resolve
+from eviscope.suites.forcebench.annotation import (
+    apply_adjudication,
+    export_sheet,
+    locality_filter,
+    read_sheet,
+)
+from eviscope.suites.forcebench.baselines import baseline_predictions
+from eviscope.suites.forcebench.lints import DRAFT_LINTS, failed_lints
+from eviscope.suites.forcebench.rows import AXES, CLAIM_SOURCES, FORCEBENCH_FEATURES, read_rows
+from eviscope.suites.forcebench.scoring import score_units, units_from_predictions
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +62,7 @@ def test_the_drafted_pool_reaches_its_targets(built: tuple[Path, dict]) -> None:
 def test_the_build_table_counts_each_claim_source_per_axis(built: tuple[Path, dict]) -> None:
     from rich.console import Console
 
-    from eviscope.builders.build_entries import FORCEBENCH
+    from eviscope.builders.forcebench.entry import BUILDER as FORCEBENCH
 
     _, report = built
     console = Console(width=80, record=True, file=open(os.devnull, "w"))  # noqa: SIM115

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from forcebench_fixtures import PAIRS, make_row, sample_rows
 
-from eviscope.forcebench.lints import failed_lints
-from eviscope.forcebench.patterns import find_edits, raising_axes
+from eviscope.suites.forcebench.lints import failed_lints
+from eviscope.suites.forcebench.patterns import find_edits, raising_axes
 
 
 @pytest.mark.parametrize(("axis", "calibrated", "raised"), PAIRS)

@@ -10,8 +10,8 @@ import pytest
 from forcebench_fixtures import REPO, sample_rows
 from module_files import load_file
 
-from eviscope.forcebench.baselines import baseline_predictions
-from eviscope.forcebench.scoring import score_units, units_from_predictions
+from eviscope.suites.forcebench.baselines import baseline_predictions
+from eviscope.suites.forcebench.scoring import score_units, units_from_predictions
 
 METRIC = REPO / "metrics" / "forcebench"
 

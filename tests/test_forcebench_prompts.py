@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from eviscope.forcebench.prompts import PROMPT_NAMES, label_set, parse_label, prompt_id, render, template
+from eviscope.suites.forcebench.prompts import (
+    PROMPT_NAMES,
+    label_set,
+    parse_label,
+    prompt_id,
+    render,
+    template,
+)
 
 
 @pytest.mark.parametrize("name", PROMPT_NAMES)

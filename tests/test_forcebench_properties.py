@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eviscope.forcebench.rows import AXES, SEVERITIES
-from eviscope.forcebench.scoring import (
+from eviscope.suites.forcebench.rows import AXES, SEVERITIES
+from eviscope.suites.forcebench.scoring import (
     FORCE_LABELS,
     GENERIC_LABELS,
     Unit,

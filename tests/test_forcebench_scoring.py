@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from eviscope.errors import EviScopeError
-from eviscope.forcebench.scoring import (
+from eviscope.core.errors import EviScopeError
+from eviscope.suites.forcebench.scoring import (
     ForcePrediction,
     Unit,
     label_score,

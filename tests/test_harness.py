@@ -28,11 +28,11 @@ import yaml
 from eviscope_fixtures import write_dataset
 
 from eviscope.cli import main
-from eviscope.dataset import load_rows
-from eviscope.forcebench.prompts import label_set
-from eviscope.forcebench.rows import read_rows
 from eviscope.harness import suite, tasks_path
-from eviscope.runner.policies import render
+from eviscope.suites.eviscope.dataset import load_rows
+from eviscope.suites.eviscope.policies import render
+from eviscope.suites.forcebench.prompts import label_set
+from eviscope.suites.forcebench.rows import read_rows
 
 pytest.importorskip("lm_eval")
 pytest.importorskip("inspect_ai")
@@ -54,7 +54,7 @@ def _run(argv: list[str], cwd: Path, **env: str) -> None:
 
 @pytest.fixture(scope="module")
 def tiny_model(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from eviscope.tiny_model import build_tiny_model
+    from eviscope.runner.tiny_model import build_tiny_model
 
     corpus = [render("vanilla", row) for row in load_rows("eviscope-v1.1", built_dataset)]
     return build_tiny_model(tmp_path_factory.mktemp("tiny-model"), corpus)

@@ -117,7 +117,7 @@ def _names_compared(source: str, names: set[str]) -> list[tuple[int, str]]:
 def test_nothing_outside_a_benchmark_asks_which_benchmark_it_is() -> None:
     """Only a benchmark's own modules compare a string with a benchmark's or a config's name; the
     rest of the suite asks the registry. (``builders/`` is the benchmarks' build code, not checked.)"""
-    from eviscope.benchmark import benchmarks
+    from eviscope.core.registry import benchmarks
 
     names = {b.name for b in benchmarks()} | {c.name for b in benchmarks() for c in b.configs}
     own = {PACKAGE / "forcebench", PACKAGE / "eviscope_benchmark.py"}
@@ -147,7 +147,8 @@ def test_the_runner_imports_no_benchmark() -> None:
         path.relative_to(REPO).as_posix()
         for path in _python_files(runner)
         if any(
-            name.startswith(("eviscope.forcebench", "eviscope.eviscope_benchmark")) for name in _imports(path)
+            name.startswith(("eviscope.suites.forcebench", "eviscope.suites.eviscope.benchmark"))
+            for name in _imports(path)
         )
     ]
     assert importing == []
@@ -161,7 +162,7 @@ def test_the_space_takes_its_browse_filters_from_the_registry() -> None:
         f"{path.relative_to(REPO).as_posix()} imports {name}"
         for path in _python_files(space)
         for name in sorted(_imports(path))
-        if name.startswith("eviscope.forcebench.rows")
-        or (path == space / "ui.py" and name.startswith("eviscope.rows"))
+        if name.startswith("eviscope.suites.forcebench.rows")
+        or (path == space / "ui.py" and name.startswith("eviscope.suites.eviscope.rows"))
     ]
     assert importing == []

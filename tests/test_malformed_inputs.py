@@ -31,8 +31,8 @@ def load_benchmark() -> ModuleType:
 
 @pytest.fixture(scope="module")
 def inputs(built_dataset: Path) -> Inputs:
-    from eviscope.dataset import load_rows
-    from eviscope.forcebench.rows import read_rows
+    from eviscope.suites.eviscope.dataset import load_rows
+    from eviscope.suites.forcebench.rows import read_rows
 
     return Inputs(load_rows(CONFIG, built_dataset), read_rows(built_dataset))
 

@@ -15,8 +15,8 @@ import pytest
 from eviscope_fixtures import HAND_SUCCESS, HAND_VALUES, hand_predictions, hand_rows
 from module_files import load_file
 
-from eviscope.errors import EviScopeError
-from eviscope.scoring import score
+from eviscope.core.errors import EviScopeError
+from eviscope.suites.eviscope.scoring import score
 
 REPO = Path(__file__).resolve().parents[1]
 MODULE_DIR = REPO / "metrics" / "eviscope_metric"
@@ -91,7 +91,7 @@ def test_loads_offline_from_another_folder(tmp_path):
 
 
 def test_compute_validates_each_prediction_once(module, monkeypatch):
-    import eviscope.predictions as predictions
+    import eviscope.suites.eviscope.predictions as predictions
 
     calls = []
 

@@ -1,6 +1,6 @@
 """SPEC §1: the one normalization every matcher in the suite uses."""
 
-from eviscope.normalize import contains, norm, tokens
+from eviscope.core.normalize import contains, norm, tokens
 
 
 def test_norm_is_squad_normalization() -> None:

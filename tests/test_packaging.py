@@ -15,7 +15,11 @@ def test_every_package_folder_is_declared() -> None:
         "eviscope." + ".".join(init.parent.relative_to(REPO / "src" / "eviscope").parts)
         for init in (REPO / "src" / "eviscope").rglob("__init__.py")
     }
-    on_disk = {name.rstrip(".") for name in on_disk} | {"eviscope.builders"}
+    on_disk |= {
+        "eviscope.builders." + ".".join(init.parent.relative_to(REPO / "builders").parts)
+        for init in (REPO / "builders").rglob("__init__.py")
+    }
+    on_disk = {name.rstrip(".") for name in on_disk}
     assert on_disk == declared
 
 

@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 from eviscope_fixtures import hand_predictions, hand_rows
 
-from eviscope.errors import EviScopeError
-from eviscope.paired import bootstrap_ci, compare, mcnemar_p
-from eviscope.reference_systems import oracle
-from eviscope.scoring import QUARTET_METRICS, score
+from eviscope.core.errors import EviScopeError
+from eviscope.core.stats import bootstrap_ci, mcnemar_p
+from eviscope.suites.eviscope.paired import compare
+from eviscope.suites.eviscope.reference_systems import oracle
+from eviscope.suites.eviscope.scoring import QUARTET_METRICS, score
 
 
 @pytest.mark.parametrize(("b", "c", "p"), [(1, 15, 0.00052), (2, 13, 0.0074), (1, 0, 1.0), (0, 0, 1.0)])

@@ -8,8 +8,8 @@ import random
 import pytest
 from eviscope_fixtures import hand_predictions, hand_rows, write_jsonl
 
-from eviscope.errors import EviScopeError
-from eviscope.predictions import MAX_NAMED_IDS, load_predictions
+from eviscope.core.errors import EviScopeError
+from eviscope.suites.eviscope.predictions import MAX_NAMED_IDS, load_predictions
 
 
 def test_predictions_are_aligned_with_rows_whatever_their_order(tmp_path):

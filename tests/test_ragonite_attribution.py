@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
 from eviscope.ragonite.attribution import (
     CounterfactualRequest,
     Evidence,

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from ragonite_fixtures import confquestions
 
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
+from eviscope.core.sources import how_to_point
 from eviscope.ragonite.confquestions import load_confquestions, parse_page
-from eviscope.sources import how_to_point
 
 pytest.importorskip("bs4", reason="the ConfQuestions adapter needs beautifulsoup4")
 

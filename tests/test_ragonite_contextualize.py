@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from eviscope.core.sources import resolve
 from eviscope.ragonite.contextualize import Context, contextualize, squad_context
-from eviscope.sources import resolve
-from eviscope.squad_source import load_squad
+from eviscope.suites.eviscope.squad_source import load_squad
 
 
 def test_contextualized_text_carries_title_heading_neighbours_and_ends_with_the_evidence() -> None:

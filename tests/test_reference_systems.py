@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from eviscope_fixtures import hand_rows
 
-from eviscope.reference_systems import SYSTEMS, lexical, predict
-from eviscope.scoring import QUARTET_METRICS, score
+from eviscope.suites.eviscope.reference_systems import SYSTEMS, lexical, predict
+from eviscope.suites.eviscope.scoring import QUARTET_METRICS, score
 
 SUCCESS_METRICS = ("answer_accuracy", "source_accuracy", "span_f1", "abstention_f1", "conflict_accuracy",
                    "joint_success", *QUARTET_METRICS)  # fmt: skip

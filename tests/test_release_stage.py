@@ -15,8 +15,8 @@ import yaml
 from huggingface_hub import DatasetCard, SpaceCard
 from release_fixtures import LABELS, PACKAGE_SPEC, check, confquestions_copy, stage
 
-from eviscope.benchmark import releasable
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
+from eviscope.core.registry import releasable
 from eviscope.release.eval_results import eval_yaml_problems
 from eviscope.release.stage import Release
 

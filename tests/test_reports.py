@@ -8,11 +8,11 @@ import matplotlib.image
 import pytest
 from eviscope_fixtures import HAND_VALUES, hand_predictions, hand_rows
 
-from eviscope.error_export import errors_markdown, failing_quartets, write_error_export
-from eviscope.predictions import load_predictions
-from eviscope.reports import write_reports
-from eviscope.rows import VARIANTS
-from eviscope.scoring import score_predictions
+from eviscope.suites.eviscope.error_export import errors_markdown, failing_quartets, write_error_export
+from eviscope.suites.eviscope.predictions import load_predictions
+from eviscope.suites.eviscope.reports import write_reports
+from eviscope.suites.eviscope.rows import VARIANTS
+from eviscope.suites.eviscope.scoring import score_predictions
 
 
 @pytest.fixture(scope="module")

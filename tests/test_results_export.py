@@ -14,10 +14,10 @@ from huggingface_hub import parse_eval_result_entries
 from runner_fixtures import chat_server
 
 from eviscope.cli import main
-from eviscope.dataset import load_rows
-from eviscope.predictions import load_predictions
 from eviscope.release.eval_results import eval_yaml, read_results, tasks
-from eviscope.scoring import score_predictions
+from eviscope.suites.eviscope.dataset import load_rows
+from eviscope.suites.eviscope.predictions import load_predictions
+from eviscope.suites.eviscope.scoring import score_predictions
 
 FAKE_TOKEN = "hf_" + "Fake" * 9
 BENCHMARK = "test/eviscope"

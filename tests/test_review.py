@@ -9,8 +9,8 @@ import pytest
 from eviscope_fixtures import quartet, write_dataset
 
 from eviscope.cli import main
-from eviscope.errors import EviScopeError
-from eviscope.review import CRITERIA, agreement, conflict_sheet, read_sheet, write_sheet
+from eviscope.core.errors import EviScopeError
+from eviscope.suites.eviscope.review import CRITERIA, agreement, conflict_sheet, read_sheet, write_sheet
 
 ROWS = [row for n in range(1, 7) for row in quartet(n, str(1900 + n), str(1950 + n))]
 

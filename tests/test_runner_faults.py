@@ -19,7 +19,7 @@ from fault_injection import make_read_only
 from runner_fixtures import ANSWER, chat_server, read_jsonl
 
 from eviscope.cli import main
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
 from eviscope.runner.backends.openai_backend import retry_after_seconds
 from eviscope.runner.store import Journal, read_records, write_atomic
 

@@ -7,8 +7,8 @@ import json
 from runner_fixtures import ANSWER, chat_server, read_jsonl
 
 from eviscope.cli import main
-from eviscope.dataset import load_rows
-from eviscope.runner.schemas import ANSWER_SCHEMA
+from eviscope.suites.eviscope.dataset import load_rows
+from eviscope.suites.eviscope.schemas import ANSWER_SCHEMA
 
 
 def _prompt(body):

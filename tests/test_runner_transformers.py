@@ -8,8 +8,8 @@ import pytest
 from runner_fixtures import read_jsonl
 
 from eviscope.cli import main
-from eviscope.rows import ACTIONS
-from eviscope.runner.parsing import parse_answer
+from eviscope.suites.eviscope.parsing import parse_answer
+from eviscope.suites.eviscope.rows import ACTIONS
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")

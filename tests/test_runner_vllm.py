@@ -17,8 +17,8 @@ import pytest
 from runner_fixtures import ANSWER, read_jsonl
 
 from eviscope.cli import main
-from eviscope.forcebench.task import label_schema
-from eviscope.runner.schemas import ANSWER_SCHEMA
+from eviscope.suites.eviscope.schemas import ANSWER_SCHEMA
+from eviscope.suites.forcebench.task import label_schema
 
 
 class SamplingParams:
@@ -184,7 +184,7 @@ def test_a_request_round_trips_through_json_with_its_ray_options(tmp_path):
 
 
 def test_an_unknown_backend_is_named_with_the_known_ones():
-    from eviscope.errors import EviScopeError
+    from eviscope.core.errors import EviScopeError
     from eviscope.runner.backends import backend_settings
 
     with pytest.raises(EviScopeError, match="unknown backend 'tgi'; known: vllm, openai, transformers"):

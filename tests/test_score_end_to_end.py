@@ -7,10 +7,10 @@ import json
 import pytest
 
 from eviscope.cli import main
-from eviscope.dataset import load_rows
-from eviscope.reference_systems import predict
-from eviscope.rows import VARIANTS
-from eviscope.scoring import QUARTET_METRICS, score
+from eviscope.suites.eviscope.dataset import load_rows
+from eviscope.suites.eviscope.reference_systems import predict
+from eviscope.suites.eviscope.rows import VARIANTS
+from eviscope.suites.eviscope.scoring import QUARTET_METRICS, score
 
 SUCCESS_METRICS = ("answer_accuracy", "source_accuracy", "span_f1", "abstention_f1", "conflict_accuracy",
                    "joint_success", *QUARTET_METRICS)  # fmt: skip

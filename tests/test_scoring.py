@@ -5,10 +5,17 @@ from __future__ import annotations
 import pytest
 from eviscope_fixtures import HAND_SUCCESS, HAND_VALUES, hand_predictions, hand_rows
 
-from eviscope.errors import EviScopeError
-from eviscope.predictions import Prediction
-from eviscope.rows import VARIANTS
-from eviscope.scoring import QUARTET_METRICS, ROW_METRICS, answer_ok, score, source_ok, success
+from eviscope.core.errors import EviScopeError
+from eviscope.suites.eviscope.predictions import Prediction
+from eviscope.suites.eviscope.rows import VARIANTS
+from eviscope.suites.eviscope.scoring import (
+    QUARTET_METRICS,
+    ROW_METRICS,
+    answer_ok,
+    score,
+    source_ok,
+    success,
+)
 
 
 @pytest.fixture(scope="module")

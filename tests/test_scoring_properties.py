@@ -26,10 +26,10 @@ from eviscope_fixtures import quartet
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eviscope.normalize import contains, norm
-from eviscope.reference_systems import oracle
-from eviscope.rows import ACTIONS, VARIANTS
-from eviscope.scoring import QUARTET_METRICS, ROW_METRICS, Scores, score
+from eviscope.core.normalize import contains, norm
+from eviscope.suites.eviscope.reference_systems import oracle
+from eviscope.suites.eviscope.rows import ACTIONS, VARIANTS
+from eviscope.suites.eviscope.scoring import QUARTET_METRICS, ROW_METRICS, Scores, score
 
 SETTINGS = settings(deadline=None, max_examples=40)
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from eviscope.errors import EviScopeError
-from eviscope.sources import resolve
+from eviscope.core.errors import EviScopeError
+from eviscope.core.sources import resolve
 
 
 def test_flag_wins_over_environment() -> None:

@@ -34,11 +34,11 @@ from filelock import FileLock
 from forcebench_fixtures import sample_rows
 from sklearn.metrics import cohen_kappa_score
 
-from eviscope.errors import EviScopeError
-from eviscope.forcebench.annotation import DECISIONS, cohen_kappa, read_sheet
-from eviscope.rows import ACTIONS
+from eviscope.core.errors import EviScopeError
 from eviscope.space.annotation import AnnotationStore, agreement
 from eviscope.space.storage import TEMP_PREFIX, TEMP_SUFFIX
+from eviscope.suites.eviscope.rows import ACTIONS
+from eviscope.suites.forcebench.annotation import DECISIONS, cohen_kappa, read_sheet
 
 SEED = 20260502
 KILL_TRIALS = 10

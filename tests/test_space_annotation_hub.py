@@ -13,7 +13,7 @@ from forcebench_fixtures import sample_rows
 from hub_server import FakeHub, StoredFile
 from huggingface_hub import HfApi
 
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
 from eviscope.space.annotation import AnnotationStore
 
 FAKE_TOKEN = "hf_" + "Fake" * 9

@@ -18,14 +18,14 @@ from gradio_client import Client, handle_file  # noqa: E402
 from gradio_client.exceptions import AppError  # noqa: E402
 from space_server import SpaceServer  # noqa: E402
 
-from eviscope.benchmark import browse_filters  # noqa: E402
-from eviscope.dataset import load_rows  # noqa: E402
-from eviscope.forcebench.baselines import baseline_predictions  # noqa: E402
-from eviscope.forcebench.rows import read_rows  # noqa: E402
-from eviscope.paired import compare  # noqa: E402
-from eviscope.reference_systems import predict  # noqa: E402
-from eviscope.scoring import score  # noqa: E402
+from eviscope.core.registry import browse_filters  # noqa: E402
 from eviscope.space.submissions import MAX_BYTES  # noqa: E402
+from eviscope.suites.eviscope.dataset import load_rows  # noqa: E402
+from eviscope.suites.eviscope.paired import compare  # noqa: E402
+from eviscope.suites.eviscope.reference_systems import predict  # noqa: E402
+from eviscope.suites.eviscope.scoring import score  # noqa: E402
+from eviscope.suites.forcebench.baselines import baseline_predictions  # noqa: E402
+from eviscope.suites.forcebench.rows import read_rows  # noqa: E402
 
 CONFIG = "eviscope-v1.1"
 NO_FORCEBENCH_VERDICT: list[str | None] = [None, "", "", "", "", "", "", "", ""]

@@ -36,9 +36,9 @@ from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 from space_server import SpaceForks, free_port, load_app
 
-from eviscope.dataset import load_rows
-from eviscope.reference_systems import predict
 from eviscope.space.leaderboard import TEMP_PREFIX, TEMP_SUFFIX, LocalResultStore
+from eviscope.suites.eviscope.dataset import load_rows
+from eviscope.suites.eviscope.reference_systems import predict
 
 CONFIG = "eviscope-v1.1"
 SEED = 20260501

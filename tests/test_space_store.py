@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from filelock import FileLock
 
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
 from eviscope.space.leaderboard import (
     TEMP_PREFIX,
     TEMP_SUFFIX,

@@ -8,8 +8,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from eviscope.sources import SourceRef
-from eviscope.squad_source import load_squad
+from eviscope.core.sources import SourceRef
+from eviscope.suites.eviscope.squad_source import load_squad
 
 
 def test_hub_rows_and_json_file_agree(squad_path: Path, tmp_path: Path) -> None:

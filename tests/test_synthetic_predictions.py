@@ -13,9 +13,9 @@ import pytest
 import synthetic_predictions
 from eviscope_fixtures import hand_rows, write_dataset
 
-from eviscope.predictions import Prediction, load_predictions
-from eviscope.rows import VARIANTS
-from eviscope.scoring import QUARTET_METRICS, score, score_predictions, success
+from eviscope.suites.eviscope.predictions import Prediction, load_predictions
+from eviscope.suites.eviscope.rows import VARIANTS
+from eviscope.suites.eviscope.scoring import QUARTET_METRICS, score, score_predictions, success
 
 BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "score.py"
 

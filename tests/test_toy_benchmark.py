@@ -10,7 +10,7 @@ import pytest
 from stub_server import StubServer
 from toy_benchmark import CONFIG, answer
 
-from eviscope import benchmark
+from eviscope.core import registry as benchmark
 from eviscope.cli import main
 
 

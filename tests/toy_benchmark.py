@@ -12,9 +12,9 @@ from typing import Any
 import pyarrow.parquet as pq
 from datasets import Features, Value
 
-from eviscope.benchmark import BrowseFilter, BuildRequest, Config, RunOption, Scored, SpaceScore
-from eviscope.errors import EviScopeError
-from eviscope.layout import split_path
+from eviscope.core.errors import EviScopeError
+from eviscope.core.layout import split_path
+from eviscope.core.registry import BrowseFilter, BuildRequest, Config, RunOption, Scored, SpaceScore
 from eviscope.runner.backends.base import ChatRequest
 from eviscope.runner.tasks import Part
 
@@ -49,6 +49,7 @@ class ToyTask:
     name = "toy"
     prompt_id = "toy.v1"
     prompt_file = "tests/toy_benchmark.py"
+    parser_version = "toy/1"
     prompt_text = "What is {a} + {b}?"
     schema = SCHEMA
 

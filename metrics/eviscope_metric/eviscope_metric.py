@@ -1,16 +1,21 @@
 """EviScope: paired counterfactual evidence diagnostics for grounded question answering.
 
-A thin ``evaluate`` face over ``eviscope.scoring``: every number comes from the library, so the
+A thin ``evaluate`` face over ``eviscope.suites.eviscope.scoring``: every number comes from the library, so the
 module, the ``eviscope score`` command and the reports agree to the last digit.
 """
 
 import datasets
 import evaluate
 
-from eviscope.errors import EviScopeError
-from eviscope.predictions import Prediction, check_rows, load_predictions, validate_predictions
-from eviscope.rows import EVISCOPE_FEATURES
-from eviscope.scoring import score
+from eviscope.core.errors import EviScopeError
+from eviscope.suites.eviscope.predictions import (
+    Prediction,
+    check_rows,
+    load_predictions,
+    validate_predictions,
+)
+from eviscope.suites.eviscope.rows import EVISCOPE_FEATURES
+from eviscope.suites.eviscope.scoring import score
 
 _CITATION = """\
 @misc{eviscope,

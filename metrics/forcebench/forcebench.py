@@ -1,6 +1,6 @@
 """ForceBench: monotonicity violation rate (MVR) and force sensitivity (FS) of a citation evaluator.
 
-A thin `evaluate` face over ``eviscope.forcebench.scoring`` (SPEC §6); the README is the metric card.
+A thin `evaluate` face over ``eviscope.suites.forcebench.scoring`` (SPEC §6); the README is the metric card.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import datasets
 import evaluate
 
-from eviscope.errors import EviScopeError, plain
-from eviscope.forcebench.scoring import (
+from eviscope.core.errors import EviScopeError, plain
+from eviscope.suites.forcebench.scoring import (
     ForcePrediction,
     check_rows,
     score_units,

@@ -15,7 +15,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
 from eviscope.space.annotation import AnnotationStore
 from eviscope.space.data import RowSource
 from eviscope.space.leaderboard import HubResultStore, LocalResultStore, ResultStore

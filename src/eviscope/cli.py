@@ -22,7 +22,7 @@ from eviscope.commands import (
     tasks,
     tiny_model,
 )
-from eviscope.errors import EviScopeError, plain
+from eviscope.core.errors import EviScopeError, plain
 
 COMMANDS = (
     build,

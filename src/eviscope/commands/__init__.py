@@ -14,8 +14,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from eviscope.dataset import DEFAULT_CONFIG
-from eviscope.layout import DEFAULT_DATASET_DIR
+from eviscope.core.layout import DEFAULT_DATASET_DIR
+from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG
 
 
 def add_subcommand(

@@ -25,7 +25,13 @@ from rich.table import Table
 
 from eviscope.commands import add_dataset_argument, add_json_argument, add_subcommand, console
 from eviscope.ragonite.attribution import DEFAULT_EPS, DEFAULT_MIN_SAMPLES, DEFAULT_TEMPERATURE
-from eviscope.ragonite.run_attribution import EVALUATION_FILE, ROWS_FILE, SLICES, Parameters, attribute_run
+from eviscope.suites.eviscope.run_attribution import (
+    EVALUATION_FILE,
+    ROWS_FILE,
+    SLICES,
+    Parameters,
+    attribute_run,
+)
 
 STEPS = 6
 """Steps the progress bar counts: rows, backend, evidences, counterfactuals, answers, evaluation."""

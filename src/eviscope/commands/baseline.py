@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 from eviscope.commands import add_config_argument, add_dataset_argument, add_subcommand, console
-from eviscope.dataset import load_rows
-from eviscope.errors import os_errors
-from eviscope.layout import PREDICTIONS_FILE, run_dir
-from eviscope.reference_systems import SYSTEMS, predict
+from eviscope.core.errors import os_errors
+from eviscope.core.layout import PREDICTIONS_FILE, run_dir
+from eviscope.suites.eviscope.dataset import load_rows
+from eviscope.suites.eviscope.reference_systems import SYSTEMS, predict
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

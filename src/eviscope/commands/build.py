@@ -10,11 +10,11 @@ from pathlib import Path
 
 from rich.progress import track
 
-from eviscope.benchmark import BuildRequest, benchmark, builder, configs, releasable
 from eviscope.commands import console
-from eviscope.errors import EviScopeError
-from eviscope.layout import DEFAULT_DATASET_DIR
-from eviscope.sources import SOURCES
+from eviscope.core.errors import EviScopeError
+from eviscope.core.layout import DEFAULT_DATASET_DIR
+from eviscope.core.registry import BuildRequest, benchmark, builder, configs, releasable
+from eviscope.core.sources import SOURCES
 
 CONTEXTUALIZED_OUT = "dataset-contextualized"
 """Where ``eviscope build --contextualize`` writes by default: never over the plain build."""

@@ -15,9 +15,9 @@ from eviscope.commands import (
     add_subcommand,
     console,
 )
-from eviscope.dataset import load_rows
-from eviscope.paired import DEFAULT_DRAWS, DEFAULT_SEED, compare
-from eviscope.scoring import QUARTET_ABBREVIATIONS, score
+from eviscope.suites.eviscope.dataset import load_rows
+from eviscope.suites.eviscope.paired import DEFAULT_DRAWS, DEFAULT_SEED, compare
+from eviscope.suites.eviscope.scoring import QUARTET_ABBREVIATIONS, score
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

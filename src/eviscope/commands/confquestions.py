@@ -9,7 +9,7 @@ import shlex
 from rich.table import Table
 
 from eviscope.commands import add_group, add_json_argument, add_subcommand, console
-from eviscope.sources import resolve
+from eviscope.core.sources import resolve
 
 _FORMS = {
     "completed_q_en": "completed English",

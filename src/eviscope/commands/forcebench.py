@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from eviscope.commands import add_group, add_json_argument, add_subcommand, console
-from eviscope.errors import EviScopeError, os_errors
-from eviscope.forcebench.rows import AXES, read_rows
-from eviscope.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE, report_dir, run_dir, split_path
+from eviscope.core.errors import EviScopeError, os_errors
+from eviscope.core.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE, report_dir, run_dir, split_path
+from eviscope.suites.forcebench.rows import AXES, read_rows
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -114,9 +114,9 @@ def _print_json(obj: Any) -> None:
 
 
 def run_baselines(args: argparse.Namespace) -> int:
-    from eviscope.forcebench.baselines import baseline_predictions
-    from eviscope.forcebench.benchmark import results_table, write_results
-    from eviscope.forcebench.scoring import score_units, units_from_predictions
+    from eviscope.suites.forcebench.baselines import baseline_predictions
+    from eviscope.suites.forcebench.benchmark import results_table, write_results
+    from eviscope.suites.forcebench.scoring import score_units, units_from_predictions
 
     rows = read_rows(args.dataset)
     predictions = baseline_predictions(rows)
@@ -138,7 +138,7 @@ def run_baselines(args: argparse.Namespace) -> int:
 
 
 def run_sheet(args: argparse.Namespace) -> int:
-    from eviscope.forcebench.annotation import export_sheet
+    from eviscope.suites.forcebench.annotation import export_sheet
 
     rows = read_rows(args.dataset)
     export_sheet(rows, args.out)
@@ -147,7 +147,7 @@ def run_sheet(args: argparse.Namespace) -> int:
 
 
 def run_agreement(args: argparse.Namespace) -> int:
-    from eviscope.forcebench.annotation import cohen_kappa, read_sheet, write_adjudication_sheet
+    from eviscope.suites.forcebench.annotation import cohen_kappa, read_sheet, write_adjudication_sheet
 
     rows = read_rows(args.dataset)
     a, b = read_sheet(args.sheet_a, rows), read_sheet(args.sheet_b, rows)
@@ -171,7 +171,7 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     """A build step: writes the settled ForceBench config, so it alone imports a builder (here, not at
     module level: every other ``eviscope forcebench`` command is run time)."""
     from eviscope.builders.parquet_split import write_split
-    from eviscope.forcebench.annotation import (
+    from eviscope.suites.forcebench.annotation import (
         apply_adjudication,
         cap_axes,
         construction_flow,
@@ -182,7 +182,7 @@ def run_adjudicate(args: argparse.Namespace) -> int:
         status_counts,
         stratified_split,
     )
-    from eviscope.forcebench.rows import CONFIG, FORCEBENCH_FEATURES
+    from eviscope.suites.forcebench.rows import CONFIG, FORCEBENCH_FEATURES
 
     if args.out.resolve() == Path(args.dataset).resolve():
         raise EviScopeError(f"--out {args.out} would overwrite the candidate rows; choose another folder")

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 
 from eviscope import __version__
 from eviscope.commands import add_subcommand
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
 from eviscope.release.stage import MANIFEST, Release, default_package_spec, stage_release
 from eviscope.release.validate import Validation, validate
 
 if TYPE_CHECKING:
     from eviscope.release.runtime import RuntimeReport
-from eviscope.sources import how_to_point, resolve
+from eviscope.core.sources import how_to_point, resolve
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -101,7 +101,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from eviscope.benchmark import releasable
+    from eviscope.core.registry import releasable
 
     if args.create_pr and not args.push:
         raise EviScopeError("--create-pr needs --push")

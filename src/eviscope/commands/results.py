@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from eviscope.commands import add_dataset_argument, add_group, add_subcommand
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

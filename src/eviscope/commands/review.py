@@ -61,8 +61,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_conflicts(args: argparse.Namespace) -> int:
-    from eviscope.dataset import load_rows
-    from eviscope.review import conflict_sheet, write_sheet
+    from eviscope.suites.eviscope.dataset import load_rows
+    from eviscope.suites.eviscope.review import conflict_sheet, write_sheet
 
     items = conflict_sheet(load_rows(args.config, args.dataset), args.sample, args.seed)
     out = args.out or Path("review") / f"{args.config}-conflicts"
@@ -72,11 +72,11 @@ def run_conflicts(args: argparse.Namespace) -> int:
 
 
 def run_agreement(args: argparse.Namespace) -> int:
-    from eviscope.errors import EviScopeError
-    from eviscope.review import CRITERIA, agreement, read_sheet, stale_marks
+    from eviscope.core.errors import EviScopeError
+    from eviscope.suites.eviscope.review import CRITERIA, agreement, read_sheet, stale_marks
 
     if args.config is not None:
-        from eviscope.dataset import load_rows
+        from eviscope.suites.eviscope.dataset import load_rows
 
         rows = list(load_rows(args.config, args.dataset))
         for path in args.sheets:

@@ -6,7 +6,6 @@ import argparse
 import json
 from pathlib import Path
 
-from eviscope.benchmark import for_config
 from eviscope.commands import (
     add_config_argument,
     add_dataset_argument,
@@ -14,7 +13,8 @@ from eviscope.commands import (
     add_subcommand,
     console,
 )
-from eviscope.layout import report_dir
+from eviscope.core.layout import report_dir
+from eviscope.core.registry import for_config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

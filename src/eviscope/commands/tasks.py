@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from eviscope.benchmark import benchmark
 from eviscope.commands import add_group, add_subcommand
+from eviscope.core.registry import benchmark
 from eviscope.harness import HARNESSES, tasks_path
 from eviscope.harness.samples import convert
 

@@ -6,9 +6,9 @@ import argparse
 from pathlib import Path
 
 from eviscope.commands import add_config_argument, add_dataset_argument, add_subcommand, console
-from eviscope.dataset import load_rows
-from eviscope.errors import EviScopeError
-from eviscope.runner.policies import render
+from eviscope.core.errors import EviScopeError
+from eviscope.suites.eviscope.dataset import load_rows
+from eviscope.suites.eviscope.policies import render
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from eviscope.tiny_model import build_tiny_model
+    from eviscope.runner.tiny_model import build_tiny_model
 
     try:
         import torch  # noqa: F401

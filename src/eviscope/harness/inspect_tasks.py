@@ -2,7 +2,7 @@
 
 The same tasks as the lm-eval ones: ``eviscope_v1_1``, ``eviscope_v1``, ``eviscope_xl`` and
 ``forcebench_<judge>``; the suite's prompt and parser, and every metric computed over the whole run
-by ``eviscope.scoring`` / ``eviscope.forcebench.scoring`` (:mod:`eviscope.harness.suite`). Task
+by ``eviscope.suites.eviscope.scoring`` / ``eviscope.suites.forcebench.scoring`` (:mod:`eviscope.harness.suite`). Task
 arguments (``-T``): ``dataset`` (hub id or folder written by ``eviscope build``; default
 ``$EVISCOPE_DATASET``, else the hub id), and for EviScope ``policy`` (``vanilla`` or ``gate``).
 ``--limit`` takes samples in dataset order: a multiple of 4 for EviScope (whole quartets), an even
@@ -21,8 +21,8 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState, generate
 
-from eviscope.forcebench.rows import CONFIG as FORCEBENCH_CONFIG
 from eviscope.harness import suite
+from eviscope.suites.forcebench.rows import CONFIG as FORCEBENCH_CONFIG
 
 Items = Sequence[Mapping[str, Any]]
 

@@ -3,8 +3,8 @@
 lm-evaluation-harness and inspect-ai call these functions row by row (``prompt`` when they build a
 request, ``eviscope_item`` / ``forcebench_item`` when a reply comes back) and once per metric over
 the whole run (``eviscope_metric`` / ``forcebench_metric``). Nothing here re-implements the suite:
-the prompt and parser are those of ``eviscope run`` (:mod:`eviscope.runner.tasks`), and every number
-is computed by :func:`eviscope.scoring.score` or :mod:`eviscope.forcebench.scoring`, so a harness
+the prompt and parser are those of ``eviscope run`` (:mod:`eviscope.suites.eviscope.task`), and every number
+is computed by :func:`eviscope.suites.eviscope.scoring.score` or :mod:`eviscope.suites.forcebench.scoring`, so a harness
 reports what ``eviscope score`` (also ``--config forcebench``) would on the same replies.
 
 >>> row = {"id": "q1-sufficient", "quartet_id": "q1", "variant": "sufficient", "answers": ["1066"],
@@ -14,7 +14,7 @@ reports what ``eviscope score`` (also ``--config forcebench``) would on the same
 >>> eviscope_metric("joint_success", [item])
 Traceback (most recent call last):
 ...
-eviscope.errors.EviScopeError: 1 incomplete quartets: q1 (no noisy/insufficient/conflicting); quartet metrics need all four rows (a harness --limit counts rows: give a multiple of 4)
+eviscope.core.errors.EviScopeError: 1 incomplete quartets: q1 (no noisy/insufficient/conflicting); quartet metrics need all four rows (a harness --limit counts rows: give a multiple of 4)
 """
 
 from __future__ import annotations
@@ -23,21 +23,20 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from eviscope import scoring
-from eviscope.dataset import load_local
-from eviscope.errors import EviScopeError
-from eviscope.forcebench import scoring as forcebench_scoring
-from eviscope.forcebench.task import CLAIMS, ForceBenchTask
-from eviscope.rows import SCORED_FIELDS
-from eviscope.runner.tasks import EviScopeTask
+from eviscope.core.errors import EviScopeError
+from eviscope.core.layout import SPLIT
+from eviscope.suites.eviscope import scoring
+from eviscope.suites.eviscope.dataset import load_local
+from eviscope.suites.eviscope.rows import SCORED_FIELDS
+from eviscope.suites.eviscope.task import EviScopeTask
+from eviscope.suites.forcebench import scoring as forcebench_scoring
+from eviscope.suites.forcebench.task import CLAIMS, ForceBenchTask
 
 Row = Mapping[str, Any]
 
 DEFAULT_DATASET = "eviscope/eviscope"
 """The hub id the tasks read by default; ``dataset=`` (lm-eval ``--metadata``) or ``$EVISCOPE_DATASET``
 name another hub id or a local folder written by ``eviscope build``."""
-
-SPLIT = "test"
 
 EVISCOPE_CONFIGS: dict[str, str] = {
     "eviscope_v1_1": "eviscope-v1.1",
@@ -76,7 +75,7 @@ def dataset_source(dataset: str | None = None) -> str:
 
 def load_rows(config: str, dataset: str | None = None) -> Any:
     """The ``test`` split of ``config`` as a ``datasets.Dataset``, from a hub id or a local folder
-    (read afresh: :func:`eviscope.dataset.load_local`)."""
+    (read afresh: :func:`eviscope.suites.eviscope.dataset.load_local`)."""
     import datasets
 
     source = dataset_source(dataset)
@@ -116,7 +115,7 @@ def eviscope_item(row: Row, reply: str) -> dict[str, Any]:
 
 
 def eviscope_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, float]:
-    """Every overall SPEC §4 metric of a run's items, by :func:`eviscope.scoring.score`."""
+    """Every overall SPEC §4 metric of a run's items, by :func:`eviscope.suites.eviscope.scoring.score`."""
     rows = [item["row"] for item in items]
     try:
         return scoring.score(rows, [item["prediction"] for item in items]).overall
@@ -170,7 +169,7 @@ def forcebench_predictions(items: Iterable[Mapping[str, Any]], evaluator: str | 
 
 
 def forcebench_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """MVR and FS (overall, per axis, per severity) of a run's items, by :mod:`eviscope.forcebench.scoring`."""
+    """MVR and FS (overall, per axis, per severity) of a run's items, by :mod:`eviscope.suites.forcebench.scoring`."""
     rows = list({item["id"]: {k: item[k] for k in ("id", "axis", "severity")} for item in items}.values())
     units = forcebench_scoring.units_from_predictions(rows, forcebench_predictions(items))
     return forcebench_scoring.score_units(units)

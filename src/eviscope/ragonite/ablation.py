@@ -21,7 +21,7 @@ from itertools import groupby
 
 import numpy as np
 
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
 from eviscope.ragonite.confquestions import QUESTION_FIELDS, Turn, Unit
 from eviscope.ragonite.contextualize import Context, contextualize, neighbours
 from eviscope.ragonite.retrieval import Embed, bm25_rankings, dense_rankings, rrf

@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from eviscope.errors import EviScopeError
-from eviscope.paired import mcnemar_p
+from eviscope.core.errors import EviScopeError
+from eviscope.core.stats import mcnemar_p
 
 __all__ = [
     "DEFAULT_EPS",

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from eviscope.errors import EviScopeError
-from eviscope.sources import SOURCES, how_to_point
+from eviscope.core.errors import EviScopeError
+from eviscope.core.sources import SOURCES, how_to_point
 
 if TYPE_CHECKING:
     from bs4 import Tag

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from eviscope.normalize import tokens
+from eviscope.core.normalize import tokens
 
 __all__ = ["Context", "contextualize", "neighbours", "squad_context"]
 
@@ -77,7 +77,7 @@ def squad_context(paragraphs: Sequence[str], title: str, text: str, with_neighbo
     """The context of ``text`` inside a SQuAD article: its title and, optionally, the paragraphs around it.
 
     ``paragraphs`` are the article's paragraphs in article order (``Paragraph.context`` of
-    ``eviscope.squad_source`` for one title). ``text`` is found verbatim, or else it is an
+    ``eviscope.suites.eviscope.squad_source`` for one title). ``text`` is found verbatim, or else it is an
     edited paragraph (an EviScope conflict passage) and takes the place of the paragraph it shares the
     most tokens with, so an edited passage gets the same neighbours as its original and its context
     does not tell it apart.

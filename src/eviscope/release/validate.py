@@ -41,10 +41,9 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from eviscope import DISTRIBUTION
-from eviscope.layout import split_path
+from eviscope.core.layout import SPLIT, split_path
 from eviscope.release.eval_results import eval_yaml_problems
 from eviscope.release.stage import Release, StagedRepo
-from eviscope.rows import SPLIT
 
 SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
     kind: re.compile(pattern)
@@ -314,8 +313,8 @@ def _layout(repo: StagedRepo, declared: dict[str, dict], configs: tuple[str, ...
 def _provenance(card: RepoCard, declared: dict[str, dict], configs: tuple[str, ...]) -> list[str]:
     """Each config's source is among ``source_datasets``, the header's ``provenance`` gives the
     config's licence and source, and the card's text describes the config."""
-    from eviscope.benchmark import configs as registered
-    from eviscope.sources import SOURCES
+    from eviscope.core.registry import configs as registered
+    from eviscope.core.sources import SOURCES
 
     known = registered()
     sources = set(card.data.get("source_datasets") or [])

@@ -2,7 +2,7 @@
 
 A batch's requests go to the backend in one call. Replies that cannot be parsed, and were not cut
 by the token limit (at temperature 0 the same prompt would be cut the same way), are asked again,
-all in one further call, with the unreadable reply and :data:`~eviscope.runner.parsing.RETRY_INSTRUCTION`
+all in one further call, with the unreadable reply and :data:`~eviscope.suites.eviscope.parsing.RETRY_INSTRUCTION`
 appended, at most ``max_retries`` times; what is still unreadable is kept as unparsed (``action:
 null``). A reply that came back as an error (e.g. an HTTP 400) is final: it is not asked again.
 Finished rows are journaled (fsync) before the next batch. Requests whose server stayed unavailable
@@ -19,12 +19,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from eviscope.errors import EviScopeError, plain
+from eviscope.core.errors import EviScopeError, plain
 from eviscope.runner.accounting import PriceTable, row_usage
 from eviscope.runner.backends.base import Backend, ChatRequest, Completion
-from eviscope.runner.parsing import RETRY_INSTRUCTION
 from eviscope.runner.store import Journal
-from eviscope.runner.tasks import Part, Task
+from eviscope.runner.tasks import RETRY_INSTRUCTION, Part, Task
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ stay right across kills and resumes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import platform
 import sys
@@ -18,14 +19,22 @@ from pathlib import Path
 from typing import Any
 
 from eviscope import __version__
-from eviscope.errors import EviScopeError, os_error
+from eviscope.core.errors import EviScopeError, os_error
 from eviscope.runner.accounting import PriceTable, totals
 from eviscope.runner.backends.base import BackendInfo, SamplingConfig
-from eviscope.runner.parsing import PARSER_VERSION, RETRY_INSTRUCTION
-from eviscope.runner.policies import text_sha256
-from eviscope.runner.schemas import schema_hash
 from eviscope.runner.store import write_atomic
-from eviscope.runner.tasks import Task
+from eviscope.runner.tasks import RETRY_INSTRUCTION, Task
+
+
+def text_sha256(text: str) -> str:
+    """SHA-256 of a prompt text, as recorded in the manifest."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def schema_hash(schema: Mapping[str, Any]) -> str:
+    """SHA-256 of a schema's canonical JSON, recorded in the manifest."""
+    return hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()
+
 
 MANIFEST = "manifest.json"
 
@@ -88,7 +97,7 @@ def identity(
         "seed": sampling.seed,
         "generation_config": sampling.generation_config,
         "max_tokens": sampling.max_tokens,
-        "parser_version": PARSER_VERSION,
+        "parser_version": task.parser_version,
         "max_parse_retries": max_parse_retries,
     }
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
 from eviscope.runner.backends.base import BackendInfo, BackendSettings, SamplingConfig
 from eviscope.runner.execute import RunSettings, run_rows
 from eviscope.runner.store import Journal
@@ -87,7 +87,7 @@ class _Worker:
     """One Ray actor: one backend, whole batches through :func:`run_rows`."""
 
     def __init__(self, spec: Mapping[str, Any]) -> None:
-        from eviscope.benchmark import for_config, task_options
+        from eviscope.core.registry import for_config, task_options
 
         bench = for_config(spec["config"])
         options = task_options(bench, spec["config"], spec["options"])

@@ -22,9 +22,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from eviscope.benchmark import Benchmark, for_config, task_options
-from eviscope.errors import EviScopeError, os_errors
-from eviscope.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE
+from eviscope.core.errors import EviScopeError, os_errors
+from eviscope.core.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE
+from eviscope.core.registry import Benchmark, for_config, task_options
 from eviscope.runner import manifest as manifests
 from eviscope.runner.accounting import PriceTable
 from eviscope.runner.backends import backend_settings, settings_class

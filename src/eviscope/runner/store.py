@@ -6,7 +6,7 @@ worst a torn last line: it is cut off when the journal is next opened, and the r
 again. Reading keeps the first record of each id, so no row is ever counted twice.
 
 A write that fails (a full disk, a read-only folder) is cut back to the journal's last whole line and
-raised as an :class:`~eviscope.errors.EviScopeError` naming the path and the OS reason; what was
+raised as an :class:`~eviscope.core.errors.EviScopeError` naming the path and the OS reason; what was
 journaled before is kept, and rerunning the same command resumes from it.
 """
 
@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from eviscope.errors import EviScopeError, os_error, os_errors, plain
+from eviscope.core.errors import EviScopeError, os_error, os_errors, plain
 
 JOURNAL_GLOB = "records*.jsonl"
 
@@ -127,7 +127,7 @@ def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename: never half written.
 
     An OS error (a full disk, a read-only folder) leaves ``path`` as it was, removes the temporary
-    file, and is raised as a one-line :class:`~eviscope.errors.EviScopeError`.
+    file, and is raised as a one-line :class:`~eviscope.core.errors.EviScopeError`.
     """
     tmp = path.with_name(f".{path.name}.tmp")
     try:

@@ -1,8 +1,7 @@
 """What a run asks of the model per row, how a reply is read, and what it writes.
 
-A :class:`Task` is what a benchmark asks of the runner. An :class:`EviScopeTask` makes one request
-per row under a policy and writes SPEC §3 predictions; ForceBench's task lives in its own package
-(:mod:`eviscope.forcebench.task`).
+A :class:`Task` is what a benchmark asks of the runner; each benchmark's package holds its own
+(:mod:`eviscope.suites.eviscope.task`, :mod:`eviscope.suites.forcebench.task`).
 """
 
 from __future__ import annotations
@@ -11,12 +10,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from eviscope.runner import policies
 from eviscope.runner.backends.base import ChatRequest
-from eviscope.runner.parsing import parse_answer
-from eviscope.runner.schemas import ANSWER_SCHEMA
 
 Row = Mapping[str, Any]
+
+RETRY_INSTRUCTION = (
+    "Your reply could not be read. Reply again with one JSON object only, in exactly the format "
+    "asked for above, and no other text."
+)
+"""The user turn appended (after the unreadable reply) when a reply is retried."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,8 @@ class Task(Protocol):
     prompt_file: str
     prompt_text: str
     schema: dict[str, Any]
+    parser_version: str
+    """Recorded in the manifest: the parser that read the replies, and its version."""
 
     def requests(self, row: Row) -> list[ChatRequest]: ...
 
@@ -58,31 +62,3 @@ class Task(Protocol):
 def user_turn(content: str) -> list[dict[str, str]]:
     """The messages of a one-turn chat."""
     return [{"role": "user", "content": content}]
-
-
-class EviScopeTask:
-    """One request per row under policy ``vanilla`` or ``gate``."""
-
-    name = "eviscope"
-
-    def __init__(self, policy: str) -> None:
-        self.policy = policy
-        self.prompt_id = policies.prompt_id(policy)
-        self.prompt_file = f"eviscope/runner/prompts/{self.prompt_id}.txt"
-        self.prompt_text = policies.template(policy)
-        self.schema = ANSWER_SCHEMA
-
-    def requests(self, row: Row) -> list[ChatRequest]:
-        return [ChatRequest(row["id"], user_turn(policies.render(self.policy, row)), self.schema)]
-
-    def parse(self, text: str) -> dict[str, Any] | None:
-        return parse_answer(text)
-
-    def record(self, row: Row, parts: Sequence[Part]) -> dict[str, Any]:
-        [part] = parts
-        fields = part.parsed or {"action": None, "answer": None, "citations": None, "quotes": None}
-        return {"id": row["id"], **fields, "raw": part.raw, "attempts": part.attempts, "error": part.error}
-
-    def prediction(self, record: Mapping[str, Any]) -> dict[str, Any]:
-        keys = ("id", "action", "answer", "citations", "quotes", "usage")
-        return {k: record[k] for k in keys}

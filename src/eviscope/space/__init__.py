@@ -1,7 +1,7 @@
 """The EviScope Space (issue 7): browse rows, submit predictions, leaderboard, annotation.
 
-Every number comes from the library (``eviscope.predictions``, ``eviscope.scoring``,
-``eviscope.paired``, ``eviscope.forcebench``); this package only chooses what to show. Modules:
+Every number comes from the library (``eviscope.suites.eviscope.predictions``, ``eviscope.suites.eviscope.scoring``,
+``eviscope.suites.eviscope.paired``, ``eviscope.suites.forcebench``); this package only chooses what to show. Modules:
 ``data`` (where rows come from), ``browse`` (filters and the quartet and pair views),
 ``submissions`` (validation and scoring of an upload), ``leaderboard`` (the results store, tables,
 plots and paired comparison), ``annotation`` (blinded double annotation), and ``ui`` (the Gradio

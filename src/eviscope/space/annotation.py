@@ -1,7 +1,7 @@
 """Blinded double annotation in the Space, for every benchmark with an annotation flow (its
-:class:`~eviscope.benchmark.AnnotationFlow`: what is annotated, what an annotator sees, how a verdict
+:class:`~eviscope.core.registry.AnnotationFlow`: what is annotated, what an annotator sees, how a verdict
 reads, and how agreement is measured); each annotator's sheet stored apart, and read back by the one
-reader of every benchmark's sheets, :func:`~eviscope.benchmark.read_verdicts`.
+reader of every benchmark's sheets, :func:`~eviscope.core.registry.read_verdicts`.
 
 Annotators see only their own sheet. Sheets live in ``<folder>/<benchmark>/<annotator>.csv`` and are
 rewritten on every verdict, under a file lock, as the results store writes a result
@@ -31,10 +31,10 @@ from huggingface_hub import HfApi
 from huggingface_hub.errors import HfHubHTTPError
 from pydantic import BaseModel, ValidationError
 
-from eviscope.benchmark import AnnotationFlow, annotated, read_verdicts
-from eviscope.errors import EviScopeError, field_error
-from eviscope.forcebench.annotation import stable_hash
+from eviscope.core.errors import EviScopeError, field_error
+from eviscope.core.registry import AnnotationFlow, annotated, read_verdicts
 from eviscope.space.storage import LOCK_TIMEOUT_S, HubMirror, describe_failure, sweep, write_atomically
+from eviscope.suites.forcebench.annotation import stable_hash
 
 __all__ = ["AnnotationStore", "agreement", "flow", "queue_order"]
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from eviscope.rows import VARIANTS
+from eviscope.suites.eviscope.rows import VARIANTS
 
 __all__ = ["diff_html", "filter_rows", "highlight", "pair_html", "quartet_html", "summary_table"]
 

@@ -6,11 +6,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from eviscope.benchmark import configs, for_config
-from eviscope.dataset import DEFAULT_CONFIG
-from eviscope.errors import EviScopeError
-from eviscope.layout import split_path
-from eviscope.rows import SPLIT
+from eviscope.core.errors import EviScopeError
+from eviscope.core.layout import SPLIT, split_path
+from eviscope.core.registry import configs, for_config
+from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG
 
 __all__ = ["RowSource"]
 

@@ -27,8 +27,8 @@ from typing import Any
 import pandas as pd
 from filelock import FileLock
 
-from eviscope.benchmark import for_config
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
+from eviscope.core.registry import for_config
 from eviscope.space.storage import (
     LOCK_TIMEOUT_S,
     TEMP_PREFIX,

@@ -4,7 +4,7 @@
 earlier) build the page with ``gr.inputs``, which Gradio 4 removed; so the metric Spaces use this
 widget instead. Predictions and references go in as JSON text (a JSON list, or one JSON object per
 line), exactly what ``module.compute`` takes; the result comes back as JSON. A bad input is one line
-(the module's :class:`~eviscope.errors.EviScopeError`) shown to the user and to API clients.
+(the module's :class:`~eviscope.core.errors.EviScopeError`) shown to the user and to API clients.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 import evaluate
 import gradio as gr
 
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
 
 __all__ = ["build_widget", "parse_records"]
 
@@ -30,7 +30,7 @@ def parse_records(text: str, what: str) -> list[Any]:
     >>> parse_records('{"id": ', "references")
     Traceback (most recent call last):
     ...
-    eviscope.errors.EviScopeError: references line 1: not JSON: Expecting value
+    eviscope.core.errors.EviScopeError: references line 1: not JSON: Expecting value
     """
     stripped = text.strip()
     if stripped.startswith("["):

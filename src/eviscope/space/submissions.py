@@ -1,7 +1,7 @@
 """Submissions: an uploaded predictions file, validated and scored through the library.
 
 A submission is read as bytes and parsed as JSON Lines by the validators of its config's benchmark
-(:attr:`eviscope.benchmark.Benchmark.space`); nothing in it is ever imported, evaluated or executed, and every string it brings
+(:attr:`eviscope.core.registry.Benchmark.space`); nothing in it is ever imported, evaluated or executed, and every string it brings
 is escaped wherever the Space shows it.
 """
 
@@ -15,8 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from eviscope.benchmark import SpaceScore, for_config
-from eviscope.errors import EviScopeError, plain
+from eviscope.core.errors import EviScopeError, plain
+from eviscope.core.registry import SpaceScore, for_config
 
 __all__ = ["MAX_BYTES", "Submission", "check_system_name", "render_report", "score_submission"]
 

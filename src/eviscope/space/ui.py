@@ -21,8 +21,8 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from eviscope.benchmark import AnnotationField, annotated, browse_filters, for_config
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
+from eviscope.core.registry import AnnotationField, annotated, browse_filters, for_config
 from eviscope.space import browse
 from eviscope.space.annotation import AnnotationStore, agreement, flow, queue_order
 from eviscope.space.data import RowSource

@@ -2,7 +2,7 @@
 
 lm-eval loads this file by path from the task YAMLs beside it; everything it does is in
 :mod:`eviscope.harness.suite`. Each row keeps one item (its scored fields and the parsed prediction)
-under every metric, and each metric's aggregation scores all the run's items with ``eviscope.scoring``.
+under every metric, and each metric's aggregation scores all the run's items with ``eviscope.suites.eviscope.scoring``.
 """
 
 from __future__ import annotations

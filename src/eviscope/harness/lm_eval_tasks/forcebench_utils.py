@@ -3,7 +3,7 @@
 lm-eval loads this file by path from the task YAMLs beside it; everything it does is in
 :mod:`eviscope.harness.suite`. Each pair becomes two requests (``safe``: the calibrated claim, then
 ``raised``), each keeps its parsed label, and MVR and FS pool the run's pairs with
-``eviscope.forcebench.scoring``.
+``eviscope.suites.forcebench.scoring``.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 import datasets
 
-from eviscope.forcebench.rows import CONFIG as FORCEBENCH_CONFIG
 from eviscope.harness import suite
+from eviscope.suites.forcebench.rows import CONFIG as FORCEBENCH_CONFIG
 
 
 def load(judge: str, dataset: str | None = None, **_: Any) -> datasets.DatasetDict:

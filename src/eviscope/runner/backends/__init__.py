@@ -12,7 +12,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
 from eviscope.runner.backends.base import BackendSettings
 
 BACKENDS: dict[str, str] = {

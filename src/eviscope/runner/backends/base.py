@@ -92,7 +92,7 @@ def option(default: Any, help: str, *, flag: str | None = None, metavar: str | N
 class BackendSettings:
     """What a backend is built from. Each backend module subclasses it as ``Settings``: its fields,
     declared with :func:`option`, become the options of ``eviscope run`` and are recorded in the
-    manifest (``backend_settings``), from which :mod:`eviscope.ragonite.run_attribution` rebuilds
+    manifest (``backend_settings``), from which :mod:`eviscope.suites.eviscope.run_attribution` rebuilds
     the backend."""
 
     name: ClassVar[str]

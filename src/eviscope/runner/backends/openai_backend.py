@@ -33,7 +33,7 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-from eviscope.errors import EviScopeError, plain
+from eviscope.core.errors import EviScopeError, plain
 from eviscope.runner.backends.base import (
     BackendInfo,
     BackendSettings,

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from eviscope.errors import EviScopeError
+from eviscope.core.errors import EviScopeError
 from eviscope.runner.backends.base import (
     BackendInfo,
     BackendSettings,

@@ -1,0 +1,72 @@
+"""The EviScope builder of the registry (:attr:`eviscope.core.registry.Benchmark.builder`): what
+``eviscope build`` calls to make the EviScope configs and to print their build report."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.table import Table
+
+from eviscope.core.registry import BuildRequest
+from eviscope.core.sources import resolve
+
+
+class EviScopeBuilder:
+    """The EviScope configs from SQuAD v1.1 dev (:mod:`eviscope.builders.eviscope.configs`)."""
+
+    contextualize = True
+
+    def build(self, request: BuildRequest) -> dict[str, Any]:
+        from eviscope.builders.eviscope.configs import DEFAULT_SEED, build_eviscope
+        from eviscope.suites.eviscope.squad_source import load_squad
+
+        squad = load_squad(resolve("squad", request.sources.get("squad")))
+        seed = DEFAULT_SEED if request.seed is None else request.seed
+        return build_eviscope(
+            squad,
+            request.configs,
+            request.out,
+            seed,
+            lambda items: request.progress(items, "Scanning SQuAD questions"),
+            contextualize=request.contextualize,
+        )
+
+    def summary(self, report: Mapping[str, Any]) -> list[Any]:
+        from eviscope.builders.eviscope.conflict_lints import LINTS
+
+        configs = report["configs"]
+        table = Table(title="EviScope configs", title_justify="left")
+        table.add_column("")
+        for name in configs:
+            table.add_column(name, justify="right")
+        for label, key in (("quartets", "quartets"), ("rows", "rows"), ("articles", "articles_used")):
+            table.add_row(
+                label, *(str(c[key] if key != "articles_used" else len(c[key])) for c in configs.values())
+            )
+        table.add_row(
+            "conflict passages", *(c["conflict_passages"] for c in configs.values()), end_section=True
+        )
+        for number, lint in enumerate(LINTS, 1):
+            cells = [f"{c['lint_pass'][lint]}/{c['quartets']}" for c in configs.values()]
+            table.add_row(f"{number}. {lint}", *cells)
+        table.add_row(
+            "   2's same_type check", *(f"{c['same_type_pass']}/{c['quartets']}" for c in configs.values())
+        )
+        lines = [
+            table,
+            f"seed {report['seed']} · {report['eligible_questions']} of {report['questions_scanned']} "
+            f"questions eligible\nsource {report['source']['origin']}\n{report['source']['checksum']}",
+        ]
+        typer = report["answer_typer"]
+        measured = typer["hand_labelled"]
+        if measured["accuracy"] is not None:
+            lines.append(
+                f"answer typer {typer['model']} ({typer['licence']}): {measured['accuracy']:.1%} on "
+                f"{measured['found_in_source']} hand-labelled answers, {measured['entity_accuracy']:.1%} on "
+                f"the {measured['entity_answers']} named or numeric ones"
+            )
+        return lines
+
+
+BUILDER = EviScopeBuilder()

@@ -1,0 +1,1 @@
+"""The ForceBench config drafted from AttributionBench's cited claims."""

@@ -1,0 +1,340 @@
+"""EviScope as a :class:`~eviscope.core.registry.Benchmark`: quartets of SQuAD evidence variants (SPEC §2–4).
+
+Its configs are built by :mod:`eviscope.builders.eviscope.configs`; its rows are read by
+:mod:`eviscope.suites.eviscope.dataset`, its predictions by :mod:`eviscope.suites.eviscope.predictions`, scored by
+:mod:`eviscope.suites.eviscope.scoring` and reported by :mod:`eviscope.suites.eviscope.reports` and :mod:`eviscope.suites.eviscope.error_export`.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+from rich.table import Table
+
+from eviscope.core.errors import os_error, plain
+from eviscope.core.registry import (
+    AnnotationField,
+    BrowseFilter,
+    Config,
+    HubTask,
+    Metric,
+    RunOption,
+    Scored,
+    SpaceScore,
+)
+from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG, load_rows
+from eviscope.suites.eviscope.error_export import failing_quartets, write_error_export
+from eviscope.suites.eviscope.policies import POLICIES
+from eviscope.suites.eviscope.predictions import Prediction, load_predictions
+from eviscope.suites.eviscope.reports import format_value, report, write_reports
+from eviscope.suites.eviscope.rows import ACTIONS, VARIANTS
+from eviscope.suites.eviscope.scoring import (
+    QUARTET_ABBREVIATIONS,
+    QUARTET_METRICS,
+    ROW_METRICS,
+    Scores,
+    score_predictions,
+)
+from eviscope.suites.eviscope.task import EviScopeTask
+
+USAGE_METRICS = ("avg_prompt_tokens", "avg_completion_tokens", "avg_calls", "avg_latency_s", "total_cost_usd")
+"""Metrics read from ``usage``: not measured when no prediction carries it."""
+
+
+class EviScope:
+    name = "eviscope"
+    title = "EviScope"
+    configs = (
+        Config("eviscope-v1", "squad"),
+        Config("eviscope-v1.1", "squad"),
+        Config("eviscope-xl", "squad"),
+    )
+    builder = "eviscope.builders.eviscope.entry:BUILDER"
+    run_options = (
+        RunOption("policy", "EviScope policy", default="vanilla", choices=tuple(POLICIES)),
+        RunOption(
+            "contextualize",
+            "give each document its article title and neighbouring paragraphs (RAGONITE; title only "
+            "where a neighbour holds a gold alias), recorded in the manifest",
+            default=False,
+            switch=True,
+        ),
+        RunOption(
+            "squad",
+            "with --contextualize: SQuAD v1.1 dev; else $EVISCOPE_SQUAD; else the hub",
+            metavar="PATH",
+        ),
+    )
+
+    hub_tasks = (
+        HubTask("joint_success", "eviscope-v1.1", "joint_success"),
+        HubTask("quartet_consistency", "eviscope-v1.1", "quartet_consistency"),
+        HubTask("joint_success_xl", "eviscope-xl", "joint_success"),
+    )
+    metric = Metric("eviscope_metric", "eviscope-v1.1")
+
+    def load_rows(self, config: str, dataset: Path) -> list[dict[str, Any]]:
+        return load_rows(config, dataset)
+
+    def run_rows(
+        self, config: str, dataset: Path, options: Mapping[str, Any]
+    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        rows = load_rows(config, dataset)
+        if not options.get("contextualize"):
+            return rows, None
+        from eviscope.suites.eviscope.row_context import contextualize_from_squad
+
+        return contextualize_from_squad(rows, options.get("squad"))
+
+    def task(self, options: Mapping[str, Any], model: str) -> EviScopeTask:
+        return EviScopeTask(options["policy"])
+
+    def score(self, config: str, rows: list[dict[str, Any]], predictions: Path, out: Path | None) -> Scored:
+        preds = load_predictions(predictions, rows)
+        scores = score_predictions(rows, preds)
+        meta = {"config": config, "predictions": str(predictions)}
+        written = _write_outputs(out, scores, meta, rows, preds) if out is not None else []
+        measured = any(p.usage is not None for p in preds)
+        return Scored(report(scores, meta), _tables(scores, measured), written, scores.overall)
+
+    def score_command(self, config: str, predictions: Path) -> str:
+        return f"eviscope score {predictions} --config {config}"
+
+    def metric_example(self, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        from eviscope.suites.eviscope.reference_systems import always_answer
+
+        return {"predictions": always_answer(rows), "references": rows}
+
+    @property
+    def space(self) -> EviScopeSpace:
+        return EviScopeSpace()
+
+
+def _tables(scores: Scores, usage_measured: bool) -> list[Table]:
+    quartets = Table(title="quartet metrics", title_justify="left")
+    for name in QUARTET_METRICS:
+        quartets.add_column(QUARTET_ABBREVIATIONS[name], justify="right", no_wrap=True)
+    quartets.add_row(*(f"{scores.overall[name]:.3f}" for name in QUARTET_METRICS))
+    note = "" if usage_measured else "; n/a: no prediction carries usage"
+    table = Table(
+        title=f"row metrics (— not defined on the variant{note})",
+        title_justify="left",
+        caption="variants: " + ", ".join(f"{v[:5]} {v}" for v in VARIANTS if v[:5] != v),
+        caption_justify="left",
+    )
+    table.add_column("metric", no_wrap=True)
+    for column in ("overall", *VARIANTS):
+        # headers abbreviated to 5 letters so the table fits 80 columns, piped or not
+        table.add_column(column if column == "overall" else column[:5], justify="right", no_wrap=True)
+    for name in ROW_METRICS:
+        cells = [scores.overall.get(name), *(scores.per_variant.get(v, {}).get(name) for v in VARIANTS)]
+        if name in USAGE_METRICS and not usage_measured:
+            table.add_row(name, *("n/a" if c is not None else "—" for c in cells))
+        else:
+            table.add_row(name, *(format_value(c) for c in cells))
+    return [quartets, table]
+
+
+def _write_outputs(
+    out_dir: Path,
+    scores: Scores,
+    meta: dict[str, Any],
+    rows: Sequence[Mapping[str, Any]],
+    preds: Sequence[Prediction],
+) -> list[Path]:
+    """Write the reports, plots and failing quartets into a staging folder beside ``out_dir``, then
+    move them in: a run that fails (a full disk, a folder it may not write) leaves ``out_dir`` as it
+    was and says so in one line."""
+    staging = None
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.partial-", dir=out_dir.parent))
+        paths = write_reports(scores, staging, meta)
+        errors = write_error_export(failing_quartets(rows, preds, scores), staging)
+        staged = [paths["json"], paths["markdown"], paths["quartet_transitions"], paths["action_confusion"]]
+        out_dir.mkdir(exist_ok=True)
+        written = []
+        for path in [*staged, *errors]:
+            os.replace(path, out_dir / path.name)
+            written.append(out_dir / path.name)
+        return written
+    except OSError as err:
+        raise os_error(out_dir, err, hint=f"nothing was written into {plain(str(out_dir), None)}") from None
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+# --- The Space ------------------------------------------------------------------------------------
+
+HEADLINE = (
+    ("joint_success", "joint success"),
+    *((name, abbr) for name, abbr in QUARTET_ABBREVIATIONS.items()),
+    ("answer_accuracy", "answer accuracy"),
+    ("total_cost_usd", "cost (USD)"),
+)
+"""Leaderboard columns of an EviScope config: (metric, header)."""
+
+
+class EviScopeVerdict(BaseModel):
+    """One annotator's reading of one EviScope row, made without seeing its labels."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    action: Literal["answer", "abstain", "flag_conflict"]
+    supporting_doc_id: str = ""
+    answer: str = ""
+    notes: str = ""
+
+
+class EviScopeAnnotation:
+    """Validation of EviScope rows: for each row, shown without its variant, document ids or any
+    label, the annotator says which action the evidence warrants, which document supports the
+    answer, and the answer. Agreement is Cohen's kappa on the actions; the adjudication queue holds
+    rows where the annotators' actions differ, or agree with each other but not with the gold
+    ``expected_action``."""
+
+    title = "EviScope verdict"
+    config = DEFAULT_CONFIG
+    sheet_columns = (
+        "question",
+        "annotation_action",
+        "annotation_supporting_doc_id",
+        "annotation_answer",
+        "annotation_notes",
+    )
+    fields = (
+        AnnotationField("action", "the evidence warrants", "choice", tuple(ACTIONS)),
+        AnnotationField("supporting_doc_id", "supporting document", "document"),
+        AnnotationField("answer", "answer"),
+        AnnotationField("notes", "notes"),
+    )
+
+    def candidates(self, rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+        return list(rows)
+
+    def blinded_html(self, row: Mapping[str, Any]) -> str:
+        """The question and numbered documents, with no ids, variant or labels."""
+        docs = "".join(
+            f'<div class="doc"><div class="doc-head">document {i} · {html.escape(d["title"])}</div>'
+            f"{html.escape(d['text'])}</div>"
+            for i, d in enumerate(row["documents"], start=1)
+        )
+        return f"<h3>{html.escape(row['question'])}</h3>{docs}"
+
+    def verdict(self, row_id: str, values: Mapping[str, str]) -> EviScopeVerdict:
+        return EviScopeVerdict.model_validate({"id": row_id, **values})
+
+    def agreement(
+        self, a: Mapping[str, Any], b: Mapping[str, Any], shared: Sequence[Mapping[str, Any]]
+    ) -> tuple[float, list[list[str]]]:
+        from sklearn.metrics import cohen_kappa_score
+
+        ids = [row["id"] for row in shared]
+        kappa = float(
+            cohen_kappa_score([a[i].action for i in ids], [b[i].action for i in ids], labels=list(ACTIONS))
+        )
+        queue = []
+        for row in shared:
+            x, y = a[row["id"]].action, b[row["id"]].action
+            if x != y:
+                queue.append([row["id"], f"actions differ: {x} / {y}"])
+            elif x != row["expected_action"]:
+                queue.append(
+                    [row["id"], f"both say {x}; the gold expected_action is {row['expected_action']}"]
+                )
+        return kappa, queue
+
+
+class EviScopeSpace:
+    """What the Space shows of an EviScope config."""
+
+    browse_columns = ("id", "variant", "expected_action", "question", "answers")
+    browse_filters = (BrowseFilter("variant", "variant", VARIANTS),)
+    leaderboard_columns = tuple(header for _, header in HEADLINE)
+    lower_is_better = ("cost (USD)",)
+    annotation = EviScopeAnnotation()
+
+    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
+        preds = load_predictions(path, rows, source=source)
+        scores = score_predictions(rows, preds)
+        return SpaceScore(scores.to_dict(), [p.model_dump(exclude_none=True) for p in preds], scores)
+
+    def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
+        from eviscope.suites.eviscope.reports import (
+            markdown_report,
+            plot_action_confusion,
+            plot_quartet_transitions,
+        )
+
+        scores = scored.detail
+        plots = [
+            plot_quartet_transitions(scores, out_dir / "quartet_transitions.png"),
+            plot_action_confusion(scores, out_dir / "action_confusion.png"),
+        ]
+        return markdown_report(report(scores, meta)), plots
+
+    def leaderboard_line(self, result: Mapping[str, Any]) -> dict[str, Any]:
+        return {header: result[name] for name, header in HEADLINE}
+
+    def leaderboard_plot(self, records: Sequence[Mapping[str, Any]], path: Path) -> Path:
+        """Joint success per variant, one group of bars per variant and one bar per system."""
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(7, 3.6))
+        ax = fig.subplots()
+        width = 0.8 / max(len(records), 1)
+        for i, record in enumerate(records):
+            values = [record["result"]["per_variant"][v]["joint_success"] for v in VARIANTS]
+            ax.bar([x + i * width for x in range(len(VARIANTS))], values, width, label=record["system"])
+        ax.set_xticks([x + width * (len(records) - 1) / 2 for x in range(len(VARIANTS))], VARIANTS)
+        ax.set_ylim(0, 1.05)
+        ax.set_ylabel("joint success")
+        ax.set_title("joint success per variant")
+        if records:
+            ax.legend(fontsize=8, loc="upper right")
+        fig.tight_layout()
+        fig.savefig(path, dpi=100)
+        return path
+
+    def row_html(self, rows: Sequence[Mapping[str, Any]], row: Mapping[str, Any]) -> str:
+        from eviscope.space.browse import quartet_html
+
+        return quartet_html(rows, row["quartet_id"])
+
+    def compare(
+        self, record_a: Mapping[str, Any], record_b: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """McNemar p-value and bootstrap 95% interval of A − B for each quartet metric (SPEC §4)."""
+        from eviscope.suites.eviscope.paired import compare
+
+        def scores_of(record: Mapping[str, Any]) -> Scores:
+            return score_predictions(
+                rows, load_predictions(record["predictions"], rows, source=record["system"])
+            )
+
+        return [
+            {
+                "metric": QUARTET_ABBREVIATIONS[r.metric],
+                "A": round(r.a, 3),
+                "B": round(r.b_value, 3),
+                "A − B": round(r.difference, 3),
+                "b (A only)": r.b,
+                "c (B only)": r.c,
+                "McNemar p": float(f"{r.p_value:.3g}"),
+                "95% CI low": round(r.ci_low, 3),
+                "95% CI high": round(r.ci_high, 3),
+            }
+            for r in compare(scores_of(record_a), scores_of(record_b))
+        ]
+
+
+BENCHMARK = EviScope()

@@ -1,0 +1,88 @@
+"""The tolerant parser for model outputs, and the bounded-retry instruction.
+
+A reply is read as the first JSON object in it that carries a valid ``action`` (code fences, prose
+around the object and a trailing comma-free suffix are all tolerated). Fields are coerced the way a
+reader would: ``"flag conflict"`` is ``flag_conflict``, a lone citation string is a one-item list,
+malformed quotes are dropped. A reply with no such object is ``None``: the runner retries it at most
+``--max-retries`` times and then keeps the row with ``action: null`` (SPEC §3), never drops it.
+
+>>> parse_answer('Sure!\\n```json\\n{"action": "Answer", "answer": "1066", "citations": "doc-1"}\\n```')
+{'action': 'answer', 'answer': '1066', 'citations': ['doc-1'], 'quotes': []}
+>>> parse_answer('{"action": "guess"}') is None
+True
+
+ForceBench judge replies are read by :func:`eviscope.suites.forcebench.prompts.parse_label`, the one parser
+for judge outputs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from eviscope.suites.eviscope.rows import ACTIONS
+
+PARSER_VERSION = "eviscope.runner.parsing/1"
+"""Recorded in every manifest; bump it when parsing changes what a reply means."""
+
+_DECODER = json.JSONDecoder(strict=False)  # control characters inside strings are tolerated
+_SEPARATORS = re.compile(r"[\s\-]+")
+
+
+def json_objects(text: str) -> Iterator[dict[str, Any]]:
+    """Every JSON object that starts at some ``{`` of ``text``, outermost first, in order."""
+    start = text.find("{")
+    while start != -1:
+        try:
+            obj, end = _DECODER.raw_decode(text, start)
+        except json.JSONDecodeError:
+            start = text.find("{", start + 1)
+            continue
+        if isinstance(obj, dict):
+            yield obj
+        start = text.find("{", end)
+
+
+def _action(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    action = _SEPARATORS.sub("_", value.strip().lower())
+    return action if action in ACTIONS else None
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
+def _quotes(value: Any) -> list[dict[str, str]]:
+    if not isinstance(value, list):
+        return []
+    return [
+        {"doc_id": q["doc_id"], "text": q["text"]}
+        for q in value
+        if isinstance(q, dict) and isinstance(q.get("doc_id"), str) and isinstance(q.get("text"), str)
+    ]
+
+
+def parse_answer(text: str) -> dict[str, Any] | None:
+    """The SPEC §3 fields (``action``, ``answer``, ``citations``, ``quotes``) a reply gives, or None."""
+    for obj in json_objects(text):
+        action = _action(obj.get("action"))
+        if action is None:
+            continue
+        answer = obj.get("answer")
+        if isinstance(answer, int | float) and not isinstance(answer, bool):
+            answer = str(answer)
+        return {
+            "action": action,
+            "answer": answer if isinstance(answer, str) else None,
+            "citations": _strings(obj.get("citations")),
+            "quotes": _quotes(obj.get("quotes")),
+        }
+    return None

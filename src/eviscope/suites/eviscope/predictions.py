@@ -1,0 +1,418 @@
+"""EviScope predictions (SPEC §3): the schema, reading JSONL, and the join to rows by ``id``.
+
+A prediction is one JSON object per row:
+
+>>> rows = [{"id": "q07-noisy"}]
+>>> [p] = load_predictions([{"id": "q07-noisy", "action": "answer", "answer": "1066"}], rows)
+>>> p.action, p.answer, p.citations, p.usage
+('answer', '1066', None, None)
+
+``action`` is ``answer``, ``abstain``, ``flag_conflict``, or ``null`` for an output the system could
+not parse (kept, and wrong wherever it is scored). ``answer``, ``citations`` and ``quotes`` may be
+absent or ``null``, which scoring reads as empty; a missing ``usage`` (or usage field) counts as
+zero. Fields outside the schema (a raw completion, a model name) are ignored.
+
+Every problem with a predictions file or list is one :class:`EviScopeError` line naming the line (or
+position), id and field at fault. A JSONL file is read as UTF-8 (a leading byte order mark is
+allowed), streamed line by line, and each line must hold exactly one JSON object; :func:`jsonl_lines`
+and :func:`json_line_error` do the same for ForceBench predictions. Usage counts are at most
+:data:`MAX_COUNT` and usage amounts finite and at most :data:`MAX_AMOUNT`, so that sums and means
+stay finite.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gc
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import pydantic_core
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import ValidationError as PydanticValidationError
+
+from eviscope.core.errors import EviScopeError, brief, plain
+from eviscope.suites.eviscope.rows import RowModel
+
+__all__ = [
+    "MAX_AMOUNT",
+    "MAX_COUNT",
+    "Prediction",
+    "Quote",
+    "Usage",
+    "check_rows",
+    "json_line_error",
+    "jsonl_lines",
+    "load_predictions",
+    "read_jsonl",
+    "validate_predictions",
+]
+
+MAX_NAMED_IDS = 5
+"""How many ids an error message names before it says how many more there are."""
+
+MAX_COUNT = 10**12
+"""The largest usage count (tokens, calls) of one prediction."""
+
+MAX_AMOUNT = 1e12
+"""The largest usage amount (seconds, US dollars) of one prediction."""
+
+Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+Amount = Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False)]
+
+
+class Quote(BaseModel):
+    """A verbatim quote from a shown document."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    doc_id: StrictStr
+    text: StrictStr
+
+
+class Usage(BaseModel):
+    """What producing one prediction cost; a missing (or ``null``) field counts as zero."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    prompt_tokens: Count | None = None
+    completion_tokens: Count | None = None
+    calls: Count | None = None
+    latency_s: Amount | None = None
+    cost_usd: Amount | None = None
+
+
+class Prediction(BaseModel):
+    """One system output for one row (SPEC §3)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    id: StrictStr
+    action: Literal["answer", "abstain", "flag_conflict"] | None
+    answer: StrictStr | None = None
+    citations: list[StrictStr] | None = Field(None, fail_fast=True)
+    quotes: list[Quote] | None = Field(None, fail_fast=True)
+    usage: Usage | None = None
+
+
+_VALIDATOR = Prediction.__pydantic_validator__
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building many acyclic objects.
+
+    Creating a million prediction objects otherwise triggers full-heap collections that find
+    nothing to free (they hold no cycles); pausing roughly halves validation and scoring time.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _name_ids(ids: Sequence[str]) -> str:
+    shown = ", ".join(plain(i, 60) for i in ids[:MAX_NAMED_IDS])
+    more = len(ids) - MAX_NAMED_IDS
+    return f"{shown}, … +{more} more" if more > 0 else shown
+
+
+# --- JSON Lines ------------------------------------------------------------------------------
+
+UTF8_BOM = b"\xef\xbb\xbf"
+
+_NOT_TEXT = (
+    (b"\xff\xfe", "UTF-16 or UTF-32 text (it starts with a byte order mark); save it as UTF-8"),
+    (b"\xfe\xff", "UTF-16 text (it starts with a byte order mark); save it as UTF-8"),
+    (b"\x1f\x8b", "gzip-compressed; decompress it first"),
+    (b"PK\x03\x04", "a zip archive; extract the JSONL file first"),
+    (b"PAR1", "a Parquet file; write one JSON object per line instead"),
+)
+"""Leading bytes of files that are not UTF-8 text, and what to do about them."""
+
+_JITER_PLACE = re.compile(r" at line \d+ column (\d+)$")
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def jsonl_lines(path: str | Path, source: str | None = None) -> Iterator[tuple[int, bytes]]:
+    """Stream the non-blank lines of a JSONL file, each with its 1-based line number.
+
+    A leading UTF-8 byte order mark is dropped. A file that cannot be read, a UTF-16 file, a
+    compressed file and a file without a single non-blank line are errors naming ``source`` (default:
+    the path). The file is never read whole: a reader that stops at the first bad line has read
+    only that far.
+    """
+    source = source or plain(str(path), None)
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed below, after the last line was handed out
+    except OSError as err:
+        raise EviScopeError(f"{source}: cannot read predictions: {err.strerror or err}") from None
+    blank = True
+    with handle:
+        try:
+            for number, line in enumerate(handle, start=1):
+                if number == 1:
+                    line = _first_line(source, line)
+                if line and not line.isspace():
+                    blank = False
+                    yield number, line
+        except OSError as err:
+            raise EviScopeError(f"{source}: cannot read predictions: {err.strerror or err}") from None
+    if blank:
+        raise EviScopeError(f"{source}: the file is empty; write one JSON object per line (JSON Lines)")
+
+
+def _first_line(source: str, line: bytes) -> bytes:
+    for magic, what in _NOT_TEXT:
+        if line.startswith(magic):
+            raise EviScopeError(f"{source}: not JSON Lines: the file is {what}")
+    return line[len(UTF8_BOM) :] if line.startswith(UTF8_BOM) else line
+
+
+def read_jsonl(path: str | Path) -> list[tuple[int, bytes]]:
+    """The non-blank lines of a JSONL file, each with its 1-based line number (see :func:`jsonl_lines`)."""
+    return list(jsonl_lines(path))
+
+
+_LEADING_SPACE = re.compile(rb"[ \t\r\n]*")
+
+
+def _first_non_utf8(data: bytes, chunk: int = 1 << 16) -> int | None:
+    """The offset of the first byte of ``data`` that is not UTF-8, decoded a chunk at a time (a
+    100 MB line is never copied whole); None when all of it is UTF-8."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
+    for offset in range(0, len(data), chunk):
+        pending = len(decoder.getstate()[0])  # the bytes of a character cut by the previous chunk
+        try:
+            decoder.decode(view[offset : offset + chunk], final=offset + chunk >= len(data))
+        except UnicodeDecodeError as err:
+            return offset - pending + err.start
+    return None
+
+
+def json_line_error(place: str, line: bytes, reason: str = "") -> EviScopeError:
+    """The error for a line that is not one JSON value; ``place`` names the file and line.
+
+    The JSON parser's complaint is taken from the line without its line break (else a string cut
+    short reads as a "control character" at column 0 of the next line); ``reason`` is the fallback.
+
+    >>> str(json_line_error("p.jsonl line 3", b'{"id": "q1\\n'))
+    'p.jsonl line 3: not valid JSON: EOF while parsing a string (column 10); each line must hold one whole JSON object'
+    >>> str(json_line_error("p.jsonl line 1", b'{"answer": "caf\\xe9"}'))
+    'p.jsonl line 1: not UTF-8 text (byte 0xe9 at column 16); save the file as UTF-8'
+    """
+    bad = _first_non_utf8(line)
+    if bad is not None:
+        return EviScopeError(
+            f"{place}: not UTF-8 text (byte 0x{line[bad]:02x} at column {bad + 1}); save the file as UTF-8"
+        )
+    body = line[:-2] if line.endswith(b"\r\n") else line[:-1] if line.endswith(b"\n") else line
+    try:
+        pydantic_core.from_json(body)
+    except ValueError as err:
+        reason = str(err)
+    reason = _JITER_PLACE.sub(r" (column \1)", reason.removeprefix("Invalid JSON: "))
+    surrogate = _SURROGATE_ESCAPE.search(line)
+    if surrogate and ("surrogate" in reason or "hex escape" in reason):
+        escape = surrogate.group().decode()
+        reason = f"{escape} is a lone surrogate escape, not a Unicode character{reason[reason.rfind(' (') :]}"
+    start = _LEADING_SPACE.match(line).end()  # type: ignore[union-attr]
+    if line.startswith(UTF8_BOM, start):
+        hint = "; it starts with a byte order mark (U+FEFF), which only the first line may carry"
+    elif b"\x00" in line:
+        hint = "; it holds NUL bytes: is this a binary or UTF-16 file?"
+    elif line.startswith(b"[", start):
+        hint = "; it looks like a JSON array: write one JSON object per line (JSON Lines), not an array"
+    elif reason.startswith(("EOF", "trailing characters")):
+        hint = "; each line must hold one whole JSON object"
+    else:
+        hint = ""
+    return EviScopeError(f"{place}: not valid JSON: {reason}{hint}")
+
+
+# --- Validation -------------------------------------------------------------------------------
+
+
+def _field_error(place: str, raw: Any, err: PydanticValidationError, what: str) -> EviScopeError:
+    first = err.errors(include_url=False)[0]
+    loc = first["loc"]
+    if isinstance(raw, Mapping) and isinstance(raw.get("id"), str):
+        place += f" (id {plain(raw['id'], 60)})"
+    if not loc:
+        if isinstance(raw, list):
+            return EviScopeError(
+                f"{place}: {what} is an array, not one prediction object: write one JSON object per "
+                "line (JSON Lines)"
+            )
+        return EviScopeError(f"{place}: expected one prediction object, got {brief(raw)}")
+    field = ".".join(str(part) for part in loc)
+    got = first.get("input")
+    if first["type"] == "missing":
+        detail = first["msg"]
+        if loc == ("action",) and isinstance(raw, Mapping) and "evaluator" in raw:
+            detail += "; this looks like a ForceBench prediction (contract §6): score it with `eviscope score FILE --config forcebench`"
+    elif loc == ("action",):
+        detail = f"must be answer, abstain, flag_conflict, or null for an unparsable output, got {brief(got)}"
+    else:
+        detail = f"{first['msg']}, got {brief(got)}"
+    more = err.error_count() - 1
+    tail = f" (and {more} more errors)" if more else ""
+    return EviScopeError(f"{place}: field `{field}`: {plain(detail, 200)}{tail}")
+
+
+def _line_error(source: str, number: int, line: bytes, err: PydanticValidationError) -> EviScopeError:
+    place = f"{source} line {number}"
+    first = err.errors(include_url=False)[0]
+    if first["type"] == "json_invalid":
+        return json_line_error(place, line, first["msg"])
+    return _field_error(place, pydantic_core.from_json(line), err, "the line")
+
+
+def _validate_lines(source: str, numbered: Iterable[tuple[int, bytes]]) -> list[Prediction]:
+    validate = _VALIDATOR.validate_json
+    preds: list[Prediction] = []
+    append = preds.append
+    for number, line in numbered:
+        try:
+            append(validate(line))
+        except PydanticValidationError as err:
+            raise _line_error(source, number, line, err) from None
+    return preds
+
+
+def _lone_surrogate(pred: Prediction) -> str | None:
+    """The first field of ``pred`` whose text cannot be written as UTF-8 (a lone surrogate)."""
+    texts: list[tuple[str, str | None]] = [("id", pred.id), ("answer", pred.answer)]
+    texts += [(f"citations.{i}", c) for i, c in enumerate(pred.citations or ())]
+    for i, quote in enumerate(pred.quotes or ()):
+        texts += [(f"quotes.{i}.doc_id", quote.doc_id), (f"quotes.{i}.text", quote.text)]
+    for field, text in texts:
+        if text is not None and not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                return field
+    return None
+
+
+def validate_predictions(
+    predictions: Iterable[Mapping[str, Any] | Prediction], source: str = "predictions"
+) -> list[Prediction]:
+    """Validate SPEC §3 objects (dicts or :class:`Prediction`) one by one, in order, without the
+    join to rows; a bad one is an :class:`EviScopeError` naming its position, id and field."""
+    if isinstance(predictions, str | bytes | Mapping) or not isinstance(predictions, Iterable):
+        raise EviScopeError(
+            f"{source}: expected a list of predictions (one dict per row), got {type(predictions).__name__}"
+        )
+    validate = _VALIDATOR.validate_python
+    preds: list[Prediction] = []
+    for index, obj in enumerate(predictions):
+        place = f"{source} prediction {index + 1}"
+        if isinstance(obj, Prediction):
+            pred = obj
+        else:
+            try:
+                pred = validate(obj)
+            except PydanticValidationError as err:
+                raise _field_error(place, obj, err, "the prediction") from None
+        field = _lone_surrogate(pred)
+        if field is not None:
+            raise EviScopeError(
+                f"{place} (id {plain(pred.id, 60)}): field `{field}`: not valid Unicode text "
+                "(it holds a lone surrogate)"
+            )
+        preds.append(pred)
+    return preds
+
+
+def load_predictions(
+    predictions: str | Path | Iterable[Mapping[str, Any] | Prediction],
+    rows: Sequence[Mapping[str, Any]],
+    source: str | None = None,
+) -> list[Prediction]:
+    """Validate predictions and return them in the order of ``rows``, one per row.
+
+    ``predictions`` is a JSONL file or an iterable of SPEC §3 objects. ``source`` names them in
+    error messages (default: the file path, or ``predictions``). Every problem is an
+    :class:`EviScopeError`: a malformed JSON line or a bad field names the line (or position) and
+    id; unknown, duplicate and missing ids are named together in one message.
+    """
+    with gc_paused():
+        if isinstance(predictions, str | Path):
+            source = source or plain(str(predictions), None)
+            with closing(jsonl_lines(predictions, source)) as lines:
+                preds = _validate_lines(source, lines)
+        else:
+            source = source or "predictions"
+            preds = validate_predictions(predictions, source)
+        return _join(source, preds, rows)
+
+
+def _join(source: str, preds: list[Prediction], rows: Sequence[Mapping[str, Any]]) -> list[Prediction]:
+    index = {row["id"]: i for i, row in enumerate(rows)}
+    aligned: list[Prediction | None] = [None] * len(rows)
+    unknown: list[str] = []
+    duplicate: list[str] = []
+    for pred in preds:
+        i = index.get(pred.id)
+        if i is None:
+            unknown.append(pred.id)
+        elif aligned[i] is not None:
+            duplicate.append(pred.id)
+        else:
+            aligned[i] = pred
+    missing = [row["id"] for row, pred in zip(rows, aligned, strict=True) if pred is None]
+    if unknown or duplicate or missing:
+        problems = []
+        if unknown:
+            problems.append(f"{len(unknown)} unknown ids ({_name_ids(unknown)})")
+        if duplicate:
+            dups = list(Counter(duplicate))
+            problems.append(f"{len(dups)} duplicate ids ({_name_ids(dups)})")
+        if missing:
+            problems.append(f"{len(missing)} missing ids ({_name_ids(missing)})")
+        raise EviScopeError(
+            f"{source}: ids do not match the {len(rows)} rows: " + "; ".join(problems) + "; "
+            "give exactly one prediction per row id"
+        )
+    return aligned  # type: ignore[return-value]
+
+
+# --- Rows given by a user ---------------------------------------------------------------------
+
+
+def check_rows(rows: Iterable[Mapping[str, Any]], source: str = "references") -> list[Mapping[str, Any]]:
+    """EviScope rows given by a user (the ``evaluate`` module's references), checked against SPEC §2:
+    a row that is not a mapping, lacks a field scoring reads, or holds a wrongly typed field is an
+    :class:`EviScopeError` naming its position, id and field. Returns the rows as a list.
+    """
+    if isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
+        raise EviScopeError(f"{source}: expected a list of EviScope rows, got {type(rows).__name__}")
+    rows = list(rows)
+    validate = RowModel.__pydantic_validator__.validate_python
+    for index, row in enumerate(rows):
+        try:
+            validate(row)
+        except PydanticValidationError as err:
+            place = f"{source} row {index + 1}"
+            if isinstance(row, Mapping) and isinstance(row.get("id"), str):
+                place += f" (id {plain(row['id'], 60)})"
+            first = err.errors(include_url=False)[0]
+            if not first["loc"]:
+                raise EviScopeError(f"{place}: expected an EviScope row (a dict), got {brief(row)}") from None
+            field = ".".join(str(part) for part in first["loc"])
+            detail = (
+                first["msg"] if first["type"] == "missing" else f"{first['msg']}, got {brief(first['input'])}"
+            )
+            raise EviScopeError(
+                f"{place}: not an EviScope row (contract §2): field `{field}`: {plain(detail, 200)}"
+            ) from None
+    return rows

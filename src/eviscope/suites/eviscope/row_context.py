@@ -1,0 +1,113 @@
+"""Evidence contextualization of EviScope rows (RAGONITE on SQuAD), with the answer-leak guard.
+
+Every document of an EviScope row is a SQuAD paragraph, or an edited one (a conflict passage). Its
+context is its article's title and the paragraphs just before and after it in the article
+(:func:`~eviscope.ragonite.contextualize.squad_context`), prepended by
+:func:`~eviscope.ragonite.contextualize.contextualize`. Only ``text`` changes: doc ids name the
+evidence, so gold ids, citations and support spans stay valid and a contextualized run can be
+compared row by row with a raw one.
+
+**The leak guard.** A neighbouring paragraph can hold the gold answer: it would make an
+``insufficient`` row answerable and give a ``noisy`` row a second, unlabelled support. So a document
+gets no neighbours (its title only) when either neighbour contains a gold alias (SPEC §1
+normalization) of any row that shows it. The decision is per document, over all rows given, so one
+doc id keeps one text across a config (as the build checks) and the text does not depend on which
+rows a run is limited to.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from eviscope.core.normalize import contains
+from eviscope.ragonite.contextualize import Context, contextualize, squad_context
+
+if TYPE_CHECKING:
+    from eviscope.suites.eviscope.squad_source import Squad
+
+__all__ = ["TRANSFORM", "ContextReport", "contextualize_from_squad", "contextualize_rows", "squad_articles"]
+
+TRANSFORM = "title + neighbouring paragraphs; title only where a neighbour holds a gold alias"
+"""What :func:`contextualize_rows` does, as recorded in manifests and build reports."""
+
+Articles = Mapping[str, Sequence[str]]
+"""SQuAD article title → its paragraphs in article order."""
+
+
+def squad_articles(squad: Squad) -> dict[str, list[str]]:
+    """The paragraphs of every SQuAD article, in article order, by title."""
+    articles: dict[str, list[str]] = {}
+    for paragraph in squad.paragraphs:
+        articles.setdefault(paragraph.title, []).append(paragraph.context)
+    return articles
+
+
+@dataclass(frozen=True)
+class ContextReport:
+    """How many documents were contextualized, and which ones the guard left without neighbours."""
+
+    transform: str
+    documents: int
+    with_neighbours: int
+    without_neighbours: tuple[str, ...]
+    """Doc ids whose neighbours hold a gold alias of a row that shows them (title only)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def contextualize_rows(
+    rows: Sequence[Mapping[str, Any]], articles: Articles
+) -> tuple[list[dict[str, Any]], ContextReport]:
+    """Copies of ``rows`` whose document texts carry their article title and (guarded) neighbours.
+
+    >>> article = ["Alpha began in 1901.", "It moved in 1920.", "It closed in 1990."]
+    >>> row = {"answers": ["1901"], "documents": [{"doc_id": "d", "title": "Alpha", "text": article[1]}]}
+    >>> rows, report = contextualize_rows([row], {"Alpha": article})
+    >>> print(rows[0]["documents"][0]["text"])
+    Title: Alpha
+    Evidence: It moved in 1920.
+    >>> report.without_neighbours
+    ('d',)
+    """
+    contexts: dict[str, Context] = {}
+    aliases: dict[str, set[str]] = {}
+    for row in rows:
+        for doc in row["documents"]:
+            doc_id = str(doc["doc_id"])
+            aliases.setdefault(doc_id, set()).update(row["answers"])
+            if doc_id not in contexts:
+                paragraphs = articles.get(doc["title"], ())
+                contexts[doc_id] = squad_context(paragraphs, doc["title"], doc["text"])
+    guarded = sorted(
+        doc_id
+        for doc_id, context in contexts.items()
+        if any(contains(near, alias) for near in (context.before, context.after) for alias in aliases[doc_id])
+    )
+    for doc_id in guarded:
+        contexts[doc_id] = Context(title=contexts[doc_id].title)
+    out = []
+    for row in rows:
+        new = copy.deepcopy(dict(row))
+        for doc in new["documents"]:
+            doc["text"] = contextualize(doc["text"], contexts[str(doc["doc_id"])])
+        out.append(new)
+    report = ContextReport(TRANSFORM, len(contexts), len(contexts) - len(guarded), tuple(guarded))
+    return out, report
+
+
+def contextualize_from_squad(
+    rows: Sequence[Mapping[str, Any]], squad_location: str | None
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """``rows`` contextualized from SQuAD (``squad_location``, else ``$EVISCOPE_SQUAD``, else the hub),
+    and what a run manifest records about it (the copy, its checksum and the :class:`ContextReport`)."""
+    from eviscope.core.sources import resolve
+    from eviscope.suites.eviscope.squad_source import load_squad
+
+    ref = resolve("squad", squad_location)
+    squad = load_squad(ref)
+    out, report = contextualize_rows(rows, squad_articles(squad))
+    return out, {"squad": ref.location, "squad_checksum": squad.checksum, **report.to_dict()}

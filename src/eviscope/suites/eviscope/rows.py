@@ -1,0 +1,84 @@
+"""The EviScope row schema (SPEC §2), defined once for builders, metrics, runner and Space."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from datasets import Features, List, Value
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr, create_model
+
+VARIANTS: tuple[str, ...] = ("sufficient", "noisy", "insufficient", "conflicting")
+"""The four evidence variants of a quartet, in canonical order."""
+
+ACTIONS: tuple[str, ...] = ("answer", "abstain", "flag_conflict")
+"""The actions a system may take, and the values of ``expected_action``."""
+
+EXPECTED_ACTION: dict[str, str] = {
+    "sufficient": "answer",
+    "noisy": "answer",
+    "insufficient": "abstain",
+    "conflicting": "flag_conflict",
+}
+
+
+_DOC = {"doc_id": Value("string"), "title": Value("string"), "text": Value("string")}
+_SPAN = {"doc_id": Value("string"), "text": Value("string")}
+
+EVISCOPE_FEATURES = Features(
+    {
+        "id": Value("string"),
+        "quartet_id": Value("string"),
+        "variant": Value("string"),
+        "question": Value("string"),
+        "source_id": Value("string"),
+        "title": Value("string"),
+        "documents": List(_DOC),
+        "answers": List(Value("string")),
+        "expected_action": Value("string"),
+        "answerable": Value("bool"),
+        "supporting_doc_ids": List(Value("string")),
+        "conflicting_doc_ids": List(Value("string")),
+        "support_spans": List(_SPAN),
+        "conflict_answer": Value("string"),
+    }
+)
+"""`datasets` features of an EviScope row; field meanings are in SPEC §2 and the dataset card."""
+
+
+def row_id(quartet_id: str, variant: str) -> str:
+    """The row id ``<quartet_id>-<variant>``."""
+    return f"{quartet_id}-{variant}"
+
+
+SCORED_FIELDS: frozenset[str] = frozenset(
+    {"id", "quartet_id", "variant", "answers", "expected_action", "supporting_doc_ids", "support_spans"}
+)
+"""The row fields scoring reads: a row given by a user (a metric's references) must carry them."""
+
+_CHOICES: dict[str, Any] = {"variant": Literal[VARIANTS], "expected_action": Literal[ACTIONS]}
+_SCALARS: dict[str, Any] = {"string": StrictStr, "bool": StrictBool}
+
+
+def _annotation(feature: Any, name: str) -> Any:
+    """The pydantic type of one ``datasets`` feature (a nested dict becomes a model of its own)."""
+    if isinstance(feature, Value):
+        return _CHOICES.get(name, _SCALARS[feature.dtype])
+    if isinstance(feature, List):
+        return list[_annotation(feature.feature, name)]
+    fields = {key: (_annotation(value, key), ...) for key, value in feature.items()}
+    return create_model(f"_{name.title()}", __config__=ConfigDict(extra="ignore"), **fields)
+
+
+RowModel: type[BaseModel] = create_model(
+    "RowModel",
+    __config__=ConfigDict(extra="ignore"),
+    **{
+        name: (_annotation(feature, name), ...)
+        if name in SCORED_FIELDS
+        else (_annotation(feature, name) | None, None)
+        for name, feature in EVISCOPE_FEATURES.items()
+    },
+)
+"""Pydantic validation of a row, made from :data:`EVISCOPE_FEATURES` (strict types, ``variant`` and
+``expected_action`` among their values): the :data:`SCORED_FIELDS` are required, the others checked
+when given, fields outside SPEC §2 ignored."""

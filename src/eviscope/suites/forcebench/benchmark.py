@@ -1,0 +1,254 @@
+"""ForceBench as a :class:`~eviscope.core.registry.Benchmark`: cited claims whose force was raised (SPEC §5–6)."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from eviscope.core.errors import EviScopeError, os_errors
+from eviscope.core.registry import (
+    AnnotationField,
+    BrowseFilter,
+    Config,
+    HubTask,
+    Metric,
+    RunOption,
+    Scored,
+    SpaceScore,
+)
+from eviscope.suites.forcebench.annotation import (
+    ANNOTATION_FIELDS,
+    BOUNDARY_TYPES,
+    CORRECTABLE,
+    DECISIONS,
+    Annotation,
+    cohen_kappa,
+    disagreements,
+)
+from eviscope.suites.forcebench.prompts import PROMPT_NAMES
+from eviscope.suites.forcebench.rows import AXES, CONFIG, FIELDS, SEVERITIES, STATUSES, read_rows
+from eviscope.suites.forcebench.task import ForceBenchTask
+
+
+class ForceBench:
+    name = "forcebench"
+    title = "ForceBench"
+    configs = (Config(CONFIG, "attributionbench"),)
+    builder = "eviscope.builders.forcebench.entry:BUILDER"
+    run_options = (
+        RunOption("judge", "ForceBench judge prompt (required for ForceBench)", choices=tuple(PROMPT_NAMES)),
+        RunOption("evaluator", "ForceBench evaluator name (default: <model name>/<judge>)", metavar="NAME"),
+    )
+
+    hub_tasks = (HubTask("force_sensitivity", CONFIG, "fs"),)
+    metric = Metric("forcebench", CONFIG)
+
+    def load_rows(self, config: str, dataset: Path) -> list[dict[str, Any]]:
+        return read_rows(dataset)
+
+    def run_rows(
+        self, config: str, dataset: Path, options: Mapping[str, Any]
+    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        return read_rows(dataset), None
+
+    def task(self, options: Mapping[str, Any], model: str) -> ForceBenchTask:
+        judge = options.get("judge")
+        if judge is None:
+            raise EviScopeError(f"--config {CONFIG} needs --judge ({', '.join(PROMPT_NAMES)})")
+        evaluator = options.get("evaluator") or f"{Path(model.rstrip('/')).name}/{judge}"
+        return ForceBenchTask(judge, evaluator)
+
+    def score(self, config: str, rows: list[dict[str, Any]], predictions: Path, out: Path | None) -> Scored:
+        from eviscope.suites.forcebench.scoring import read_predictions, score_units, units_from_predictions
+
+        results = score_units(
+            units_from_predictions(rows, read_predictions(predictions), source=str(predictions))
+        )
+        written = write_results(results, out) if out is not None else []
+        pooled = f"pooled: MVR {results['mvr']:.3f}  FS {results['fs']:.3f}  units {results['n']}"
+        return Scored(
+            results, [results_table(f"ForceBench: {predictions} (MVR per axis)", results), pooled], written
+        )
+
+    def score_command(self, config: str, predictions: Path) -> str:
+        return f"eviscope score {predictions} --config {config}"
+
+    def metric_example(self, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """Forty pairs, judged by a made-up evaluator that calls every third raised claim supported."""
+        rows = rows[:40]
+        return {
+            "predictions": [
+                {
+                    "id": r["id"],
+                    "evaluator": "runtime-check",
+                    "score_safe": 1.0,
+                    "score_raised": float(i % 3 == 0),
+                }
+                for i, r in enumerate(rows)
+            ],
+            "references": [{"id": r["id"], "axis": r["axis"], "severity": r["severity"]} for r in rows],
+        }
+
+    @property
+    def space(self) -> ForceBenchSpace:
+        return ForceBenchSpace()
+
+
+def write_results(results: dict[str, Any], out: Path) -> list[Path]:
+    """``results.json`` and the two plots (MVR–FS plane, per-axis heatmap) into ``out``."""
+    from eviscope.suites.forcebench.plots import axis_heatmap, mvr_fs_plane
+
+    with os_errors(out, "write", hint="use another --out"):
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / "results.json"
+        path.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        plots = [
+            mvr_fs_plane(results["per_evaluator"], out / "mvr_fs.png"),
+            axis_heatmap(results["per_evaluator"], out / "axis_heatmap.png"),
+        ]
+    return [path, *plots]
+
+
+def results_table(title: str, results: Mapping[str, Any]) -> Table:
+    """MVR, FS and per-axis MVR of each evaluator (axes abbreviated so the table fits 80 columns)."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("evaluator", no_wrap=True)
+    for column in ("MVR", "FS", *(axis[:4] for axis in AXES)):
+        table.add_column(column, justify="right", min_width=4, no_wrap=True)
+    for name, result in results["per_evaluator"].items():
+        per_axis = [result["per_axis"][a]["mvr"] for a in AXES]
+        table.add_row(
+            name,
+            f"{result['mvr']:.3f}",
+            f"{result['fs']:.3f}",
+            *("–" if v is None else f"{v:.2f}" for v in per_axis),
+        )
+    return table
+
+
+# --- The Space ------------------------------------------------------------------------------------
+
+
+class ForceBenchAnnotation:
+    """Accept or reject each drafted pair, with corrected fields, axis and severity. Verdicts are
+    :class:`~eviscope.suites.forcebench.annotation.Annotation`; a sheet is a CSV in the format of
+    ``eviscope forcebench sheet`` (only the rows annotated so far), read back by
+    :func:`eviscope.core.registry.read_verdicts` with ``read_sheet``'s checks (a candidate id, each id
+    once); agreement and the adjudication queue are ``cohen_kappa`` and ``disagreements``."""
+
+    title = "ForceBench verdict"
+    config = CONFIG
+    sheet_columns = (
+        *(name for name in FIELDS if name not in ("id", "annotation_status")),
+        *ANNOTATION_FIELDS,
+    )
+    fields = (
+        AnnotationField("decision", "decision", "choice", DECISIONS),
+        *(AnnotationField(name, f"corrected {name}") for name in CORRECTABLE[:4]),
+        AnnotationField("axis", "corrected axis", "select", ("", *AXES)),
+        AnnotationField("severity", "corrected severity", "select", ("", *map(str, SEVERITIES))),
+        AnnotationField("boundary_type", "boundary type (for a rejection)", "select", BOUNDARY_TYPES),
+        AnnotationField("notes", "notes"),
+    )
+
+    def candidates(self, rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+        return [row for row in rows if row["annotation_status"] == "drafted"]
+
+    def blinded_html(self, row: Mapping[str, Any]) -> str:
+        """The drafted pair to accept, reject or correct."""
+        shown = ("context", "evidence", "evidence_span", "calibrated_claim", "raised_claim", "repair")
+        return "".join(
+            f"<p><b>{name}</b>: {html.escape(str(row[name]))}</p>" for name in (*shown, "axis", "severity")
+        )
+
+    def verdict(self, row_id: str, values: Mapping[str, str]) -> Annotation:
+        return Annotation.model_validate({"id": row_id, **values})
+
+    def agreement(
+        self, a: Mapping[str, Any], b: Mapping[str, Any], shared: Sequence[Mapping[str, Any]]
+    ) -> tuple[float, list[list[str]]]:
+        return cohen_kappa(a, b), [[i, why] for i, why in disagreements(shared, a, b).items()]
+
+
+class ForceBenchSpace:
+    """What the Space shows of the ForceBench config."""
+
+    browse_columns = (
+        "id",
+        "axis",
+        "severity",
+        "claim_source",
+        "annotation_status",
+        "calibrated_claim",
+        "raised_claim",
+    )
+    browse_filters = (
+        BrowseFilter("axis", "axis", AXES),
+        BrowseFilter("severity", "severity", tuple(map(str, SEVERITIES))),
+        BrowseFilter("annotation_status", "status", STATUSES),
+    )
+    leaderboard_columns = ("MVR", "FS", *(f"{m} {axis}" for m in ("MVR", "FS") for axis in AXES))
+    lower_is_better = ("MVR",)
+    annotation = ForceBenchAnnotation()
+
+    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
+        from eviscope.suites.forcebench.scoring import read_predictions, score_units, units_from_predictions
+
+        preds = read_predictions(path, source=source)
+        result = score_units(units_from_predictions(rows, preds, source=source))
+        return SpaceScore(result, [p.model_dump(exclude_none=True) for p in preds])
+
+    def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
+        from eviscope.suites.eviscope.reports import format_value
+        from eviscope.suites.forcebench.plots import axis_heatmap, mvr_fs_plane
+
+        result = scored.result
+        lines = [f"# ForceBench score: {meta['system']} ({meta['predictions']})", ""]
+        lines += [f"- {key}: `{value}`" for key, value in meta.items()]
+        lines += [f"- units: {result['n']}, evaluators: {', '.join(result['evaluators'])}", ""]
+        lines += [
+            "| slice | MVR (lower is better) | FS (higher is better) | units |",
+            "| --- | --- | --- | --- |",
+        ]
+        slices = [("overall", result)]
+        slices += [(f"axis {axis}", r) for axis, r in result["per_axis"].items()]
+        slices += [(f"severity {s}", r) for s, r in result["per_severity"].items()]
+        lines += [
+            f"| {name} | {format_value(r['mvr'])} | {format_value(r['fs'])} | {r['n']} |"
+            for name, r in slices
+        ]
+        plots = [
+            mvr_fs_plane(result["per_evaluator"], out_dir / "mvr_fs_plane.png"),
+            axis_heatmap(result["per_evaluator"], out_dir / "axis_heatmap.png"),
+        ]
+        return "\n".join(lines) + "\n", plots
+
+    def leaderboard_line(self, result: Mapping[str, Any]) -> dict[str, Any]:
+        line = {"MVR": result["mvr"], "FS": result["fs"]}
+        for measure in ("mvr", "fs"):
+            line.update({f"{measure.upper()} {axis}": result["per_axis"][axis][measure] for axis in AXES})
+        return line
+
+    def leaderboard_plot(self, records: Sequence[Mapping[str, Any]], path: Path) -> Path:
+        """The MVR–FS plane, one point per submitted system."""
+        from eviscope.suites.forcebench.plots import mvr_fs_plane
+
+        return mvr_fs_plane({r["system"]: r["result"] for r in records}, path)
+
+    def row_html(self, rows: Sequence[Mapping[str, Any]], row: Mapping[str, Any]) -> str:
+        from eviscope.space.browse import pair_html
+
+        return pair_html(row)
+
+    def compare(
+        self, record_a: Mapping[str, Any], record_b: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        raise EviScopeError("paired comparison is defined on the quartet metrics of EviScope configs")
+
+
+BENCHMARK = ForceBench()

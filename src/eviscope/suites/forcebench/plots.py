@@ -1,0 +1,61 @@
+"""PNG plots of ForceBench results: the MVR–FS plane (paper Fig. 2) and the axis heatmap (Fig. 4)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+
+from eviscope.suites.forcebench.rows import AXES
+
+__all__ = ["axis_heatmap", "mvr_fs_plane"]
+
+
+def mvr_fs_plane(per_evaluator: Mapping[str, Mapping[str, Any]], path: Path) -> Path:
+    """One point per evaluator at (MVR, FS); lower MVR and higher FS (upper left) are better."""
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    for name, result in per_evaluator.items():
+        ax.scatter(result["mvr"], result["fs"], s=40)
+        ax.annotate(
+            name.split("/")[-1],
+            (result["mvr"], result["fs"]),
+            textcoords="offset points",
+            xytext=(5, 4),
+            fontsize=8,
+        )
+    ax.set_xlabel("MVR (monotonicity violation rate, lower is better)")
+    ax.set_ylabel("FS (force sensitivity, higher is better)")
+    ax.set_xlim(-0.05, 1.05)
+    ax.grid(alpha=0.3)
+    ax.set_title("ForceBench: MVR–FS plane")
+    fig.tight_layout()
+    fig.savefig(path, dpi=150, metadata={"Software": None})
+    plt.close(fig)
+    return Path(path)
+
+
+def axis_heatmap(per_evaluator: Mapping[str, Mapping[str, Any]], path: Path) -> Path:
+    """MVR per evaluator (rows) and axis (columns); empty cells are axes with no units."""
+    names = list(per_evaluator)
+    values = [[per_evaluator[name]["per_axis"][axis]["mvr"] for axis in AXES] for name in names]
+    grid = [[float("nan") if v is None else v for v in row] for row in values]
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(names) + 1.8))
+    image = ax.imshow(grid, cmap="YlOrRd", vmin=0.0, vmax=1.0, aspect="auto")
+    ax.set_xticks(range(len(AXES)), labels=AXES)
+    ax.set_yticks(range(len(names)), labels=[n.split("/")[-1] for n in names])
+    for i, row in enumerate(values):
+        for j, v in enumerate(row):
+            if v is not None:
+                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8)
+    fig.colorbar(image, ax=ax, label="MVR")
+    ax.set_title("ForceBench: MVR per axis")
+    fig.tight_layout()
+    fig.savefig(path, dpi=150, metadata={"Software": None})
+    plt.close(fig)
+    return Path(path)

@@ -1,0 +1,77 @@
+"""The ForceBench row schema (SPEC §5), defined once for the builder, metric, baselines and Space."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from datasets import Features, Value
+
+from eviscope.core.errors import EviScopeError
+from eviscope.core.layout import split_path
+
+AXES: tuple[str, ...] = ("relation", "modality", "scope", "temporal", "numeric")
+"""The five force axes, in canonical order."""
+
+SEVERITIES: tuple[int, ...] = (1, 2, 3)
+"""1: subtle wording shift; 2: clear force mismatch; 3: high-impact or strongly misleading mismatch."""
+
+STATUSES: tuple[str, ...] = ("drafted", "annotated", "adjudicated")
+"""``annotation_status`` values: drafted by rule, annotated by two people, or settled by adjudication."""
+
+CLAIM_SOURCES: tuple[str, ...] = ("attribution_claim", "evidence_sentence")
+"""``claim_source`` values: a claim a cited-QA system wrote (AttributionBench's ``claim``), or the
+fallback, a sentence of the cited passage itself."""
+
+CONFIG = "forcebench"
+
+FORCEBENCH_FEATURES = Features(
+    {
+        "id": Value("string"),
+        "axis": Value("string"),
+        "severity": Value("int32"),
+        "context": Value("string"),
+        "evidence": Value("string"),
+        "evidence_span": Value("string"),
+        "calibrated_claim": Value("string"),
+        "raised_claim": Value("string"),
+        "repair": Value("string"),
+        "rationale": Value("string"),
+        "source": Value("string"),
+        "annotation_status": Value("string"),
+        "claim_source": Value("string"),
+    }
+)
+"""`datasets` features of a ForceBench row; field meanings are in SPEC §5 and the dataset card."""
+
+FIELDS: tuple[str, ...] = tuple(FORCEBENCH_FEATURES)
+
+
+def source_group(source: str) -> str:
+    """The provenance group of a ``source`` value (``"AttributionBench/ExpertQA:ExpertQA_…"`` gives
+    ``"AttributionBench/ExpertQA"``), used to stratify splits by source.
+
+    >>> source_group("AttributionBench/HAGRID:HAGRID_5b49")
+    'AttributionBench/HAGRID'
+    """
+    return source.split(":", 1)[0]
+
+
+def read_rows(path: Path | str) -> list[dict[str, Any]]:
+    """Read the ForceBench rows of a built dataset folder (``<dir>/data/forcebench/test.parquet``)
+    or of one parquet file; a missing file or a wrong schema is an error naming the path."""
+    path = Path(path)
+    if path.is_dir():
+        path = split_path(path, CONFIG)
+    if not path.is_file():
+        raise EviScopeError(f"{path}: no ForceBench rows here; build them with `eviscope build forcebench`")
+    try:
+        table = pq.read_table(path)
+    except (OSError, pa.ArrowInvalid) as err:
+        raise EviScopeError(f"{path}: not a readable parquet file ({err})") from err
+    missing = [name for name in FIELDS if name not in table.column_names]
+    if missing:
+        raise EviScopeError(f"{path}: not ForceBench rows; missing fields {', '.join(missing)}")
+    return table.select(list(FIELDS)).to_pylist()

@@ -1,0 +1,329 @@
+"""ForceBench metrics (SPEC §6): monotonicity violation rate (MVR) and force sensitivity (FS).
+
+A *unit* is one (pair, evaluator): the support score of the calibrated claim (``s_safe``) and of the
+raised claim (``s_raised``). A unit violates monotonicity when ``s_raised >= s_safe`` (a tie is a
+violation); a unit with a missing score is a violation with margin 0. Several evaluators (judges)
+pool their units: the overall numbers are means over every unit of every evaluator.
+
+>>> units = [Unit("fb-1", "j", "modality", 2, 1.0, 0.0), Unit("fb-2", "j", "numeric", 1, 0.5, 0.5),
+...          Unit("fb-3", "j", "numeric", 1, None, 0.0)]
+>>> summarize(units)
+{'mvr': 0.6666666666666666, 'fs': 0.3333333333333333, 'n': 3, 'violations': 2, 'missing': 1}
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import pydantic_core
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from eviscope.core.errors import EviScopeError, brief, plain
+from eviscope.suites.eviscope.predictions import json_line_error, jsonl_lines
+from eviscope.suites.forcebench.rows import AXES, SEVERITIES
+
+__all__ = [
+    "FORCE_LABELS",
+    "GENERIC_LABELS",
+    "PROMPT_LABELS",
+    "ForcePrediction",
+    "Unit",
+    "check_rows",
+    "label_score",
+    "read_predictions",
+    "score_units",
+    "summarize",
+    "units_from_predictions",
+    "validate_predictions",
+]
+
+GENERIC_LABELS: dict[str, float] = {
+    "fully_supported": 1.0,
+    "partially_supported": 0.5,
+    "unsupported": 0.0,
+    "contradicted": 0.0,
+    "irrelevant": 0.0,
+}
+"""Score of each label of the generic support prompt."""
+
+FORCE_LABELS: dict[str, float] = {
+    "force_calibrated": 1.0,
+    "force_gap": 0.0,
+    "contradicted": 0.0,
+    "irrelevant": 0.0,
+}
+"""Score of each label of the force prompts (axis-free, force-aware and the dummy-axis control)."""
+
+PromptName = Literal["generic", "axis_free", "force_aware", "dummy_axis"]
+
+PROMPT_LABELS: dict[str, dict[str, float]] = {
+    "generic": GENERIC_LABELS,
+    "axis_free": FORCE_LABELS,
+    "force_aware": FORCE_LABELS,
+    "dummy_axis": FORCE_LABELS,
+}
+"""The label set and score mapping of each judge prompt."""
+
+
+def label_score(prompt: str, label: str | None) -> float | None:
+    """The score of ``label`` under ``prompt``'s mapping; None for a missing or out-of-set label.
+
+    >>> label_score("generic", "partially_supported"), label_score("force_aware", "fully_supported")
+    (0.5, None)
+    """
+    if label is None:
+        return None
+    return PROMPT_LABELS[prompt].get(label)
+
+
+MAX_SCORE = 1e12
+"""The largest magnitude of a given score, so that margins and their means stay finite."""
+
+
+class ForcePrediction(BaseModel):
+    """One prediction line (SPEC §6): an evaluator's verdict on both claims of one pair."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(min_length=1)
+    evaluator: str = Field(min_length=1)
+    prompt: PromptName | None = None
+    label_safe: str | None = None
+    label_raised: str | None = None
+    score_safe: float | None = None
+    score_raised: float | None = None
+
+    @field_validator("score_safe", "score_raised")
+    @classmethod
+    def _finite(cls, value: float | None) -> float | None:
+        if value is not None and not (math.isfinite(value) and abs(value) <= MAX_SCORE):
+            raise ValueError(f"must be a finite number between -{MAX_SCORE:g} and {MAX_SCORE:g}, or null")
+        return value
+
+    def scores(self) -> tuple[float | None, float | None]:
+        """(s_safe, s_raised): from the labels when ``prompt`` names a judge prompt, else as given.
+
+        A label outside its prompt's label set, or a missing one, gives None. A score given next to
+        a label must agree with the label's mapped score.
+        """
+        if self.prompt is None:
+            return self.score_safe, self.score_raised
+        derived = []
+        for which, label, given in (
+            ("safe", self.label_safe, self.score_safe),
+            ("raised", self.label_raised, self.score_raised),
+        ):
+            score = label_score(self.prompt, label)
+            if score is not None and given is not None and given != score:
+                raise EviScopeError(
+                    f"prediction '{plain(self.id, 60)}' ({plain(self.evaluator, 60)}): "
+                    f"score_{which}={given} disagrees with "
+                    f"label_{which}={label!r}, which the {self.prompt} prompt maps to {score}"
+                )
+            derived.append(score)
+        return derived[0], derived[1]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One (pair, evaluator) unit; a score is None when the evaluator gave none."""
+
+    id: str
+    evaluator: str
+    axis: str
+    severity: int
+    s_safe: float | None
+    s_raised: float | None
+
+    @property
+    def violation(self) -> bool:
+        """A tie, a reversal or a missing score."""
+        return self.s_safe is None or self.s_raised is None or self.s_raised >= self.s_safe
+
+    @property
+    def margin(self) -> float:
+        """``s_safe - s_raised``; 0 when a score is missing."""
+        if self.s_safe is None or self.s_raised is None:
+            return 0.0
+        return self.s_safe - self.s_raised
+
+
+def summarize(units: Sequence[Unit]) -> dict[str, Any]:
+    """MVR, FS, the number of units, violations and units with a missing score."""
+    n = len(units)
+    violations = sum(u.violation for u in units)
+    return {
+        "mvr": violations / n if n else None,
+        "fs": math.fsum(u.margin for u in units) / n if n else None,  # exact sum: order-independent
+        "n": n,
+        "violations": violations,
+        "missing": sum(u.s_safe is None or u.s_raised is None for u in units),
+    }
+
+
+def _by_axis_and_severity(units: Sequence[Unit]) -> dict[str, Any]:
+    return {
+        "per_axis": {axis: summarize([u for u in units if u.axis == axis]) for axis in AXES},
+        "per_severity": {str(s): summarize([u for u in units if u.severity == s]) for s in SEVERITIES},
+    }
+
+
+def score_units(units: Sequence[Unit]) -> dict[str, Any]:
+    """Pooled results overall, per axis and per severity, and the same for each evaluator.
+
+    Axes and severities with no unit have ``mvr`` and ``fs`` None.
+    """
+    if not units:
+        raise EviScopeError("no ForceBench predictions to score")
+    evaluators = sorted({u.evaluator for u in units})
+    return {
+        **summarize(units),
+        **_by_axis_and_severity(units),
+        "evaluators": evaluators,
+        "per_evaluator": {
+            name: {**summarize(mine), **_by_axis_and_severity(mine)}
+            for name in evaluators
+            for mine in [[u for u in units if u.evaluator == name]]
+        },
+    }
+
+
+def _names(ids: Iterable[str], limit: int = 5) -> str:
+    ids = sorted(ids)
+    shown = ", ".join(plain(i, 60) for i in ids[:limit])
+    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+
+
+def check_rows(rows: Iterable[Mapping[str, Any]], source: str = "rows") -> list[Mapping[str, Any]]:
+    """The rows (or the ``evaluate`` module's references) as a list, each checked to be a mapping with
+    a non-empty string ``id``, an ``axis`` of SPEC §5 and a ``severity`` of 1, 2 or 3; anything else
+    is an :class:`EviScopeError` naming the row's position, id and field."""
+    if isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
+        raise EviScopeError(f"{source}: expected a list of ForceBench rows, got {type(rows).__name__}")
+    rows = list(rows)
+    for index, row in enumerate(rows):
+        place = f"{source} row {index + 1}"
+        if not isinstance(row, Mapping):
+            raise EviScopeError(f"{place}: expected a ForceBench row (a dict), got {brief(row)}")
+        if isinstance(row.get("id"), str):
+            place += f" (id {plain(row['id'], 60)})"
+        for field, allowed in (("id", None), ("axis", AXES), ("severity", SEVERITIES)):
+            value = row.get(field)
+            if field not in row:
+                problem = "missing"
+            elif allowed is None:
+                problem = (
+                    None if isinstance(value, str) and value else f"{brief(value)} is not a non-empty string"
+                )
+            elif isinstance(value, bool) or value not in allowed:
+                problem = f"{brief(value)} is not one of {', '.join(map(str, allowed))}"
+            else:
+                problem = None
+            if problem:
+                raise EviScopeError(f"{place}: not a ForceBench row (contract §5): field '{field}' {problem}")
+    return rows
+
+
+def units_from_predictions(
+    rows: Sequence[Mapping[str, Any]],
+    predictions: Iterable[ForcePrediction | Mapping[str, Any]],
+    source: str | None = None,
+) -> list[Unit]:
+    """Join predictions to rows by ``id``, one unit per (row, evaluator).
+
+    Unknown ids, a duplicate (id, evaluator), and rows an evaluator left out are errors that name them
+    (and ``source``, the predictions' file name, when given).
+    """
+    prefix = f"{source}: " if source else ""
+    by_id = {row["id"]: row for row in check_rows(rows)}
+    seen: dict[str, set[str]] = {}
+    units = []
+    unknown = set()
+    for pred in validate_predictions(predictions, source or "predictions"):
+        if pred.id not in by_id:
+            unknown.add(pred.id)
+            continue
+        mine = seen.setdefault(pred.evaluator, set())
+        if pred.id in mine:
+            raise EviScopeError(
+                f"{prefix}duplicate prediction for id '{plain(pred.id, 60)}' from evaluator "
+                f"'{plain(pred.evaluator, 60)}'; give one prediction per (id, evaluator)"
+            )
+        mine.add(pred.id)
+        row = by_id[pred.id]
+        s_safe, s_raised = pred.scores()
+        units.append(Unit(pred.id, pred.evaluator, row["axis"], int(row["severity"]), s_safe, s_raised))
+    if unknown:
+        raise EviScopeError(f"{prefix}predictions name ids that are not ForceBench rows: {_names(unknown)}")
+    for evaluator, ids in sorted(seen.items()):
+        missing = by_id.keys() - ids
+        if missing:
+            raise EviScopeError(
+                f"{prefix}evaluator '{plain(evaluator, 60)}' has no prediction for ids: {_names(missing)}"
+            )
+    return units
+
+
+def _parse_error(where: str, item: Any, err: ValidationError) -> EviScopeError:
+    first = err.errors(include_url=False)[0]
+    loc = first["loc"]
+    if not loc:
+        if isinstance(item, list):
+            return EviScopeError(
+                f"{where}: not a JSON object but an array: write one JSON object per line (JSON Lines)"
+            )
+        if first["type"] in ("model_type", "model_attributes_type", "dict_type"):
+            return EviScopeError(f"{where}: not a JSON object, got {brief(item)}")
+        return EviScopeError(f"{where}: {plain(first['msg'], 200)}")
+    field = ".".join(str(p) for p in loc)
+    detail = first["msg"] if first["type"] == "missing" else f"{first['msg']}, got {brief(first['input'])}"
+    hint = ""
+    if isinstance(item, Mapping) and "evaluator" not in item and "action" in item:
+        hint = "; this looks like an EviScope prediction (contract §3): score it with an EviScope --config"
+    return EviScopeError(f"{where}: field '{plain(field, 60)}': {plain(detail, 200)}{hint}")
+
+
+def _parse(item: Mapping[str, Any], where: str) -> ForcePrediction:
+    try:
+        return ForcePrediction.model_validate(item)
+    except ValidationError as err:
+        raise _parse_error(where, item, err) from None
+
+
+def validate_predictions(
+    predictions: Iterable[ForcePrediction | Mapping[str, Any]], source: str = "predictions"
+) -> list[ForcePrediction]:
+    """Validate SPEC §6 objects (dicts or :class:`ForcePrediction`) one by one, without the join to
+    rows; a bad one is an :class:`EviScopeError` naming its position and field."""
+    if isinstance(predictions, str | bytes | Mapping) or not isinstance(predictions, Iterable):
+        raise EviScopeError(
+            f"{source}: expected a list of predictions (one dict per (pair, evaluator)), "
+            f"got {type(predictions).__name__}"
+        )
+    return [
+        item if isinstance(item, ForcePrediction) else _parse(item, f"{source} prediction {index + 1}")
+        for index, item in enumerate(predictions)
+    ]
+
+
+def read_predictions(path: str | Path, source: str | None = None) -> list[ForcePrediction]:
+    """Read a JSONL file of ForceBench predictions, streamed line by line; a bad line is an error
+    naming the file (``source``, default: the path) and line, ``<file>:<line>``."""
+    source = source or plain(str(path), None)
+    validate = ForcePrediction.__pydantic_validator__.validate_json
+    predictions = []
+    with closing(jsonl_lines(path, source)) as lines:
+        for number, line in lines:
+            try:
+                predictions.append(validate(line))
+            except ValidationError as err:
+                first = err.errors(include_url=False)[0]
+                if first["type"] == "json_invalid":
+                    raise json_line_error(f"{source}:{number}", line, first["msg"]) from None
+                raise _parse_error(f"{source}:{number}", pydantic_core.from_json(line), err) from None
+    return predictions
