@@ -1,4 +1,4 @@
-"""Hand-built EviScope rows and predictions whose every SPEC §4 metric is known (see HAND_VALUES)."""
+"""Hand-built EviScope rows and predictions whose every contract §4 metric is known (see HAND_VALUES)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def quartet(n: int, answer: str, conflict_answer: str) -> list[dict[str, Any]]:
 
 
 def hand_rows() -> list[dict[str, Any]]:
-    """Four quartets (16 rows) in SPEC §2 form."""
+    """Four quartets (16 rows) in contract §2 form."""
     rows = quartet(1, "2010", "2012") + quartet(2, "Denver Broncos", "Carolina Panthers")
     rows += quartet(3, "1066", "1067") + quartet(4, "Paris", "Lyon")
     for row in rows[4:8]:  # q2 rows carry two aliases
@@ -67,7 +67,7 @@ def hand_rows() -> list[dict[str, Any]]:
 
 
 def hand_predictions() -> list[dict[str, Any]]:
-    """One prediction per hand row, covering the edge cases the SPEC names."""
+    """One prediction per hand row, covering the edge cases the contract names."""
 
     def sent(n: int, answer: str) -> str:
         return f"The event number {n} happened in {answer} after long delays."
@@ -131,7 +131,7 @@ HAND_VALUES = {
     "conflict_sensitivity": 2 / 4,
     "quartet_consistency": 1 / 4,
 }
-"""Every overall SPEC §4 metric of hand_predictions() on hand_rows(), computed by hand."""
+"""Every overall contract §4 metric of hand_predictions() on hand_rows(), computed by hand."""
 
 HAND_SUCCESS = [0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 1, 1, 1, 1]
 """Joint success of each hand row, in row order."""

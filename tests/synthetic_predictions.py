@@ -35,7 +35,7 @@ def synthetic_predictions(
     rows: Sequence[Mapping[str, Any]], n: int, seed: int
 ) -> Iterator[tuple[Mapping[str, Any], str, dict[str, Any]]]:
     """For each of the ``n`` rows of :func:`replicate`, in order: (the base row, the reference
-    system that answered it or ``"null"``, and the SPEC §3 prediction object)."""
+    system that answered it or ``"null"``, and the contract §3 prediction object)."""
     rng = random.Random(seed)
     outputs = {name: {p["id"]: p for p in system(rows)} for name, system in SYSTEMS.items()}
     choices = [*outputs, "null"]

@@ -1,4 +1,4 @@
-"""The six conflict-passage constraints of SPEC §2: each lint passes a good passage and fails a bad one."""
+"""The six conflict-passage constraints of contract §2: each lint passes a good passage and fails a bad one."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Date answers other than a year: their conflict alternatives keep form, kind and order (SPEC §2)."""
+"""Date answers other than a year: their conflict alternatives keep form, kind and order (contract §2)."""
 
 import re
 from datetime import date

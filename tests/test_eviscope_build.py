@@ -1,4 +1,4 @@
-"""The EviScope configs as built from the real SQuAD v1.1 dev file: every invariant of SPEC §2."""
+"""The EviScope configs as built from the real SQuAD v1.1 dev file: every invariant of contract §2."""
 
 from __future__ import annotations
 

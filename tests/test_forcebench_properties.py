@@ -1,4 +1,4 @@
-"""Property-based tests of the ForceBench metrics (SPEC §6) on random units and prediction sets.
+"""Property-based tests of the ForceBench metrics (contract §6) on random units and prediction sets.
 
 - MVR lies in [0, 1], and FS in [-1, 1] for scores in [0, 1]; both match a literal reading of §6;
 - an evaluator that gives both claims of every pair the same score (or label) has MVR 1 and FS 0;
@@ -45,7 +45,7 @@ unit_lists = st.lists(units, min_size=1, max_size=40)
 
 
 def literal(units: Sequence[Unit]) -> tuple[float, float]:
-    """SPEC §6: MVR = mean(s_raised >= s_safe), FS = mean(s_safe - s_raised); missing = violation, 0."""
+    """contract §6: MVR = mean(s_raised >= s_safe), FS = mean(s_safe - s_raised); missing = violation, 0."""
     present = [(u.s_safe, u.s_raised) for u in units if u.s_safe is not None and u.s_raised is not None]
     violations = sum(raised >= safe for safe, raised in present) + (len(units) - len(present))
     return violations / len(units), sum(safe - raised for safe, raised in present) / len(units)

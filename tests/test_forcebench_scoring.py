@@ -1,4 +1,4 @@
-"""MVR and FS (SPEC §6): ties, missing scores, label mappings, pooling and the joins by id."""
+"""MVR and FS (contract §6): ties, missing scores, label mappings, pooling and the joins by id."""
 
 from __future__ import annotations
 

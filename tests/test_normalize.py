@@ -1,4 +1,4 @@
-"""SPEC §1: the one normalization every matcher in the suite uses."""
+"""contract §1: the one normalization every matcher in the suite uses."""
 
 from eviscope.core.normalize import contains, norm, tokens
 

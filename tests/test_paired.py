@@ -1,4 +1,4 @@
-"""Paired comparison (SPEC §4): exact McNemar and the quartet bootstrap."""
+"""Paired comparison (contract §4): exact McNemar and the quartet bootstrap."""
 
 from __future__ import annotations
 

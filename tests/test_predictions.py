@@ -1,4 +1,4 @@
-"""Prediction schema and loading (SPEC §3): every bad input is one EviScopeError naming where."""
+"""Prediction schema and loading (contract §3): every bad input is one EviScopeError naming where."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Counterfactual attribution (SPEC §7) with a fake deterministic backend and a small embedder."""
+"""Counterfactual attribution (contract §7) with a fake deterministic backend and a small embedder."""
 
 from __future__ import annotations
 

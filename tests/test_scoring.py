@@ -1,4 +1,4 @@
-"""SPEC §4 metrics on hand-built rows and predictions whose every value is computed by hand."""
+"""contract §4 metrics on hand-built rows and predictions whose every value is computed by hand."""
 
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
-"""Property-based tests of the EviScope scoring core (SPEC §4) on random valid quartets and predictions.
+"""Property-based tests of the EviScope scoring core (contract §4) on random valid quartets and predictions.
 
 Rows are built with ``eviscope_fixtures.quartet`` (random gold aliases, conflict answer and optional
-second alias); predictions are random valid SPEC §3 objects that mix right and wrong actions,
+second alias); predictions are random valid contract §3 objects that mix right and wrong actions,
 gold, partial and wrong answers, supporting, noise and unknown citations, matching and stray quotes,
 and partial usage. The properties:
 
 - every rate is in [0, 1], averages and costs are non-negative;
-- an independent, literal implementation of SPEC §4 (:func:`reference`) gives every metric, overall
+- an independent, literal implementation of contract §4 (:func:`reference`) gives every metric, overall
   and for the rows of each variant alone;
 - shuffling rows and predictions changes no metric and no per-row or per-quartet 0/1 value;
 - the oracle reference system scores 1.0 on every success metric and 0.0 on every failure rate;
@@ -74,7 +74,7 @@ def phrases(draw: st.DrawFn) -> str:
 
 @st.composite
 def datasets(draw: st.DrawFn) -> list[dict[str, Any]]:
-    """1-5 complete quartets of SPEC §2 rows with random aliases and conflict answers."""
+    """1-5 complete quartets of contract §2 rows with random aliases and conflict answers."""
     rows = []
     for n in range(1, draw(st.integers(1, 5)) + 1):
         aliases = draw(st.lists(phrases(), min_size=1, max_size=3, unique_by=norm))
@@ -99,7 +99,7 @@ def _inexact(top: float) -> st.SearchStrategy[float]:
 
 @st.composite
 def prediction_for(draw: st.DrawFn, row: Mapping[str, Any], costly: bool = False) -> dict[str, Any]:
-    """A random valid SPEC §3 prediction for ``row`` (optional fields absent, null or set).
+    """A random valid contract §3 prediction for ``row`` (optional fields absent, null or set).
 
     ``costly``: every prediction reports a latency and a cost that binary floats cannot represent.
     """
@@ -153,7 +153,7 @@ def scored_sets(draw: st.DrawFn, costly: bool = False) -> tuple[list[dict[str, A
     return rows, [draw(prediction_for(row, costly)) for row in rows]
 
 
-# --- A literal implementation of SPEC §4 -----------------------------------------------------------
+# --- A literal implementation of contract §4 -----------------------------------------------------------
 
 
 def _ratio(num: float, den: float) -> float:
@@ -189,7 +189,7 @@ def _usage(pred: Mapping[str, Any], field: str) -> float:
 
 
 def reference(rows: Sequence[Mapping[str, Any]], preds: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
-    """SPEC §4 row metrics over ``rows``, each present only where the rows it is taken over exist."""
+    """contract §4 row metrics over ``rows``, each present only where the rows it is taken over exist."""
     pairs = [(row, preds[row["id"]]) for row in rows]
     out: dict[str, float] = {}
     answerable = [(r, p) for r, p in pairs if r["expected_action"] == "answer"]
@@ -244,11 +244,11 @@ SPEC_QUARTETS = {
     "conflict_sensitivity": ("sufficient", "conflicting"),
     "quartet_consistency": ("sufficient", "noisy", "insufficient", "conflicting"),
 }
-"""SPEC §4: the variants whose rows must all succeed for a quartet to count, written out here."""
+"""contract §4: the variants whose rows must all succeed for a quartet to count, written out here."""
 
 
 def reference_quartets(rows: Sequence[Mapping[str, Any]], preds: Mapping[str, Any]) -> dict[str, float]:
-    """SPEC §4 quartet metrics: the share of quartets whose listed variants' rows all succeed."""
+    """contract §4 quartet metrics: the share of quartets whose listed variants' rows all succeed."""
     ok = {(r["quartet_id"], r["variant"]): _success(r, preds[r["id"]]) for r in rows}
     quartets = {r["quartet_id"] for r in rows}
     return {

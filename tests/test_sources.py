@@ -1,4 +1,4 @@
-"""SPEC §8: a source comes from its flag, else its environment variable, else its default."""
+"""contract §8: a source comes from its flag, else its environment variable, else its default."""
 
 import pytest
 

@@ -10,8 +10,8 @@ import pytest
 from stub_server import StubServer
 from toy_benchmark import CONFIG, answer
 
-from eviscope.core import registry as benchmark
 from eviscope.cli import main
+from eviscope.core import registry as benchmark
 
 
 @pytest.fixture

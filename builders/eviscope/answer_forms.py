@@ -1,7 +1,7 @@
 """Answer forms (year, number, date, name) and same-form substitutes for conflict passages.
 
 A conflict edit must replace the answer "with a phrase of the same form (a year for a year, a number
-for a number, a name for a name)" (SPEC §2, constraint 1), and a date other than a plain year for a
+for a number, a name for a name)" (contract §2, constraint 1), and a date other than a plain year for a
 date (:mod:`eviscope.builders.eviscope.date_forms`). This module says what each form is.
 
 >>> answer_form("1066"), answer_form("3,500"), answer_form("$2.5 million"), answer_form("Denver Broncos")

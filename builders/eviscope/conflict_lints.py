@@ -1,4 +1,4 @@
-"""The six constraints on an EviScope conflict passage (SPEC §2), one named lint function each.
+"""The six constraints on an EviScope conflict passage (contract §2), one named lint function each.
 
 ``eviscope-v1.1`` conflict passages pass all six; the build runs every lint on every ``v1`` and
 ``v1.1`` conflict passage and reports the results per row. Each lint takes a :class:`ConflictCase`
@@ -304,7 +304,7 @@ LINTS: dict[str, Callable[[ConflictCase], LintResult]] = {
     "modifies_answer_claim": lint_modifies_answer_claim,
     "no_conflict_cue": lint_no_conflict_cue,
 }
-"""The six constraints, in SPEC order, under the names the build report uses."""
+"""The six constraints, in the contract's order, under the names the build report uses."""
 
 
 def run_lints(case: ConflictCase) -> dict[str, LintResult]:

@@ -1,6 +1,6 @@
 """Dates other than a plain year: the forms a conflict edit alters, and their believable alternatives.
 
-A conflict edit replaces a date with a date of the same form (SPEC §2, constraints 1 and 2): the same
+A conflict edit replaces a date with a date of the same form (contract §2, constraints 1 and 2): the same
 kind, spelled the same way (a month in full or abbreviated, the ordinal's suffix or word, "the" and
 "early"/"mid-"/"late" kept), within a small window of the original:
 

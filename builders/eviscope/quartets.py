@@ -1,4 +1,4 @@
-"""The EviScope builder: SQuAD v1.1 questions to quartets of evidence variants (SPEC §2).
+"""The EviScope builder: SQuAD v1.1 questions to quartets of evidence variants (contract §2).
 
 One pass over SQuAD finds every *eligible* base question; each config then draws its quartets from
 them with the same seed:

@@ -1,4 +1,4 @@
-"""What semantic answer type a question asks for, from its wh-phrase alone (SPEC §2, constraint 2).
+"""What semantic answer type a question asks for, from its wh-phrase alone (contract §2, constraint 2).
 
 The answer types of EviScope conflict passages:
 

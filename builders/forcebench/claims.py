@@ -1,4 +1,4 @@
-"""The cited claims of AttributionBench as ForceBench calibrated claims (SPEC §5, issue 14).
+"""The cited claims of AttributionBench as ForceBench calibrated claims (contract §5, issue 14).
 
 An attributable AttributionBench row holds a ``claim`` that a cited-QA system wrote and the passages
 it cites. ``claim_sentences`` splits the claim into sentences and tidies each one without changing

@@ -1,4 +1,4 @@
-"""Draft the ForceBench candidate pool (config ``forcebench``) from AttributionBench (SPEC §5, issues 4, 14).
+"""Draft the ForceBench candidate pool (config ``forcebench``) from AttributionBench (contract §5, issues 4, 14).
 
 Drafting is deterministic and rule-based. As in the ForceBench paper, the unit is a cited claim and
 its passage:

@@ -37,7 +37,7 @@ sensitivity (ERS), noise robustness (NR), conflict sensitivity (CS) and quartet 
 
 _KWARGS_DESCRIPTION = """
 Args:
-    predictions: one dict per row (SPEC §3): `id`, `action` (`answer`, `abstain`, `flag_conflict`,
+    predictions: one dict per row (contract §3): `id`, `action` (`answer`, `abstain`, `flag_conflict`,
         or None for an unparsable output), and optionally `answer`, `citations` (document ids),
         `quotes` (dicts of `doc_id` and `text`), `usage` (`prompt_tokens`, `completion_tokens`,
         `calls`, `latency_s`, `cost_usd`; missing counts as zero). Order does not matter: they
@@ -50,7 +50,7 @@ Raises:
     EviScopeError (a ValueError): a prediction or reference that breaks the contract (docs/contract.md §3 or §2; the message
         names its position, id and field), or unknown, duplicate or missing ids.
 Returns:
-    every overall metric of SPEC §4 at the top level (`answer_accuracy`, `source_accuracy`,
+    every overall metric of contract §4 at the top level (`answer_accuracy`, `source_accuracy`,
     `right_answer_wrong_source`, `right_source_wrong_answer`, `unsupported_citation_rate`,
     `span_precision`, `span_recall`, `span_f1`, `abstention_precision`, `abstention_recall`,
     `abstention_f1`, `conflict_accuracy`, `conflict_blind_answering`, `hallucination_rate`,
@@ -117,7 +117,7 @@ PREDICTION_FEATURES = {
 
 
 def _conform(obj, schema):
-    """Exactly the schema's keys (absent ones None), so Arrow stores SPEC objects with optional fields."""
+    """Exactly the schema's keys (absent ones None), so Arrow stores the contract's objects with optional fields."""
     if isinstance(obj, Prediction):
         obj = obj.model_dump()
     if not isinstance(obj, dict):
@@ -158,7 +158,7 @@ def _stored(predictions, references):
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Eviscope(evaluate.Metric):
-    """EviScope metrics of SPEC §4, overall, per variant and per quartet."""
+    """EviScope metrics of contract §4, overall, per variant and per quartet."""
 
     def _info(self):
         return evaluate.MetricInfo(
@@ -182,13 +182,13 @@ class Eviscope(evaluate.Metric):
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and rows, validated by the library first (a bad one is an
-        :class:`EviScopeError` naming it); fields a SPEC §3 object leaves out are stored as None."""
+        :class:`EviScopeError` naming it); fields a contract §3 object leaves out are stored as None."""
         validated, predictions, references = _stored(predictions, references)
         self._keep(validated)
         return super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one prediction and its row, validated by the library first; fields a SPEC §3 object
+        """Add one prediction and its row, validated by the library first; fields a contract §3 object
         leaves out are stored as None."""
         validated, predictions, references = _stored(
             None if prediction is None else [prediction], None if reference is None else [reference]
@@ -201,7 +201,7 @@ class Eviscope(evaluate.Metric):
         )
 
     def _enforce_nested_string_type(self, schema, obj):
-        # evaluate rejects None where a string is declared; SPEC §3 objects may hold null (an
+        # evaluate rejects None where a string is declared; contract §3 objects may hold null (an
         # unparsable output's action, an absent answer or usage), which Arrow stores as null.
         if obj is None:
             return None

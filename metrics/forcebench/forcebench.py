@@ -1,6 +1,6 @@
 """ForceBench: monotonicity violation rate (MVR) and force sensitivity (FS) of a citation evaluator.
 
-A thin `evaluate` face over ``eviscope.suites.forcebench.scoring`` (SPEC §6); the README is the metric card.
+A thin `evaluate` face over ``eviscope.suites.forcebench.scoring`` (contract §6); the README is the metric card.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from eviscope.suites.forcebench.scoring import (
 _CITATION = """\
 @misc{eviscope_forcebench,
   title = {ForceBench: evidence-force calibration for cited RAG (EviScope suite)},
-  note = {Metric definitions: EviScope SPEC, section 6}
+  note = {Metric definitions: EviScope suite contract (docs/contract.md), section 6}
 }
 """
 
@@ -105,7 +105,7 @@ _REFERENCE = {
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Forcebench(evaluate.Metric):
-    """MVR and FS, overall, per axis, per severity and per evaluator (SPEC §6)."""
+    """MVR and FS, overall, per axis, per severity and per evaluator (contract §6)."""
 
     def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(
@@ -121,7 +121,7 @@ class Forcebench(evaluate.Metric):
         self, *, predictions: list[dict] | None = None, references: list[dict] | None = None, **kwargs
     ):
         """Add a batch, validated by the library first (a bad prediction or reference is an
-        :class:`EviScopeError` naming it); fields SPEC §6 lets a line leave out may be absent or None."""
+        :class:`EviScopeError` naming it); fields contract §6 lets a line leave out may be absent or None."""
         predictions, references = _complete(predictions), _references(references)
         if predictions is not None and references is not None and len(predictions) != len(references):
             raise EviScopeError(

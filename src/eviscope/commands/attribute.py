@@ -1,4 +1,4 @@
-"""``eviscope attribute --run runs/NAME``: counterfactual and naive attribution of a run (SPEC §7).
+"""``eviscope attribute --run runs/NAME``: counterfactual and naive attribution of a run (contract §7).
 
 Rebuilds the run's backend from its ``manifest.json``, generates every counterfactual of every
 answered row in one backend call, and writes ``attribution.jsonl`` (per row: clusters,

@@ -1,4 +1,4 @@
-"""``eviscope compare A B``: paired McNemar and bootstrap of every quartet metric (SPEC §4)."""
+"""``eviscope compare A B``: paired McNemar and bootstrap of every quartet metric (contract §4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``eviscope forcebench …``: ForceBench baselines and the annotation workflow (SPEC §5–§6)."""
+"""``eviscope forcebench …``: ForceBench baselines and the annotation workflow (contract §5–§6)."""
 
 from __future__ import annotations
 

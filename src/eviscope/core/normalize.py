@@ -1,6 +1,6 @@
-"""Text normalization shared by builders, metrics, runner and Space (SPEC §1).
+"""Text normalization shared by builders, metrics, runner and Space (contract §1).
 
-This is the SQuAD answer normalization, read as the SPEC writes it: every Unicode punctuation
+This is the SQuAD answer normalization, read as the contract (§1) writes it: every Unicode punctuation
 character (category ``P*``, e.g. ``—`` or ``«``) is dropped, and so is every character of SQuAD's own
 ``string.punctuation`` (which also holds the ASCII symbols ``$+<=>^`|~``), so that ``$5 million``
 still matches ``5 million`` as it does in the SQuAD evaluation script.

@@ -1,4 +1,4 @@
-"""Where the public sources are found (SPEC §8): a flag, else an environment variable, else a default.
+"""Where the public sources are found (contract §8): a flag, else an environment variable, else a default.
 
 >>> resolve("squad", None, environ={"EVISCOPE_SQUAD": "/data/dev-v1.1.json"})
 SourceRef(name='squad', location='/data/dev-v1.1.json', via='EVISCOPE_SQUAD', is_hub=False)

@@ -47,7 +47,7 @@ def _reply(sample: Mapping[str, Any]) -> str:
 def predictions_from_samples(
     samples: Iterable[Mapping[str, Any]], evaluator: str | None = None
 ) -> tuple[str, list[dict[str, Any]]]:
-    """(``eviscope`` or ``forcebench``, SPEC §3 or §6 predictions) of lm-eval logged samples, in row order."""
+    """(``eviscope`` or ``forcebench``, contract §3 or §6 predictions) of lm-eval logged samples, in row order."""
     samples = sorted(samples, key=lambda s: s["doc_id"])
     if samples and "which" in samples[0]["doc"]:
         items = [
@@ -60,7 +60,7 @@ def predictions_from_samples(
 def predictions_from_inspect_log(
     path: Path, evaluator: str | None = None
 ) -> tuple[str, list[dict[str, Any]]]:
-    """(``eviscope`` or ``forcebench``, SPEC §3 or §6 predictions) of an inspect-ai log, in sample order."""
+    """(``eviscope`` or ``forcebench``, contract §3 or §6 predictions) of an inspect-ai log, in sample order."""
     from inspect_ai.log import read_eval_log
 
     samples = read_eval_log(str(path)).samples or []

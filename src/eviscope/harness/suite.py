@@ -56,7 +56,7 @@ EVISCOPE_METRICS: tuple[str, ...] = (
     *(m for m in scoring.ROW_METRICS if m not in USAGE_METRICS and m != "utility_per_call"),
     *scoring.QUARTET_METRICS,
 )
-"""Every SPEC §4 metric a harness reports. The usage metrics (and ``utility_per_call``, which divides by
+"""Every contract §4 metric a harness reports. The usage metrics (and ``utility_per_call``, which divides by
 calls) are left out: the harnesses do not report tokens, latency or cost per request."""
 
 LOWER_IS_BETTER = frozenset(
@@ -65,7 +65,7 @@ LOWER_IS_BETTER = frozenset(
 )  # fmt: skip
 
 FORCEBENCH_METRICS: tuple[str, ...] = ("mvr", "fs")
-"""Monotonicity violation rate and force sensitivity (SPEC §6), pooled over the run's pairs."""
+"""Monotonicity violation rate and force sensitivity (contract §6), pooled over the run's pairs."""
 
 
 def dataset_source(dataset: str | None = None) -> str:
@@ -97,7 +97,7 @@ def forcebench_prompts(row: Row, judge: str) -> dict[str, str]:
 
 
 def eviscope_prediction(row: Row, reply: str) -> dict[str, Any]:
-    """The SPEC §3 prediction of one reply, read by the suite's tolerant parser (``action: null`` when
+    """The contract §3 prediction of one reply, read by the suite's tolerant parser (``action: null`` when
     it cannot be read). Harnesses report no usage, so none is given (it counts as zero)."""
     parsed = EviScopeTask("vanilla").parse(reply)
     fields = parsed or {"action": None, "answer": None, "citations": None, "quotes": None}
@@ -105,7 +105,7 @@ def eviscope_prediction(row: Row, reply: str) -> dict[str, Any]:
 
 
 def scored_row(row: Row) -> dict[str, Any]:
-    """The fields of an EviScope row that scoring reads (SPEC §4)."""
+    """The fields of an EviScope row that scoring reads (contract §4)."""
     return {k: row[k] for k in SCORED_FIELDS}
 
 
@@ -115,7 +115,7 @@ def eviscope_item(row: Row, reply: str) -> dict[str, Any]:
 
 
 def eviscope_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, float]:
-    """Every overall SPEC §4 metric of a run's items, by :func:`eviscope.suites.eviscope.scoring.score`."""
+    """Every overall contract §4 metric of a run's items, by :func:`eviscope.suites.eviscope.scoring.score`."""
     rows = [item["row"] for item in items]
     try:
         return scoring.score(rows, [item["prediction"] for item in items]).overall
@@ -124,7 +124,7 @@ def eviscope_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, float]:
 
 
 def eviscope_metric(name: str, items: Sequence[Mapping[str, Any]], *, strict: bool = True) -> float:
-    """One overall metric of a run's items; NaN where SPEC §4 leaves it undefined on these rows.
+    """One overall metric of a run's items; NaN where contract §4 leaves it undefined on these rows.
 
     Items that do not make whole quartets are an error, or NaN with ``strict=False`` (for a harness
     that shows running metrics while a run is in progress).
@@ -155,7 +155,7 @@ def forcebench_item(row: Row, which: str, judge: str, reply: str) -> dict[str, A
 
 
 def forcebench_predictions(items: Iterable[Mapping[str, Any]], evaluator: str | None = None) -> list[dict]:
-    """SPEC §6 predictions from per-request items: one per pair, ``label_safe`` and ``label_raised``
+    """contract §6 predictions from per-request items: one per pair, ``label_safe`` and ``label_raised``
     joined by id (a request the run did not make leaves its label null, a missing score)."""
     predictions: dict[str, dict[str, Any]] = {}
     for item in items:

@@ -1,5 +1,5 @@
 """RAGONITE in the suite: evidence contextualization, the ConfQuestions adapter and its retrieval
-ablation, and counterfactual attribution (SPEC §7).
+ablation, and counterfactual attribution (contract §7).
 
 Modules: ``contextualize`` (the context transform), ``confquestions`` (a user's copy of ConfQuestions
 turned into evidence units), ``retrieval`` (BM25, dense, reciprocal rank fusion), ``ablation`` (the

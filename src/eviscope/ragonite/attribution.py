@@ -1,4 +1,4 @@
-"""Counterfactual attribution (SPEC §7, from RAGONITE) and the naive cosine baseline.
+"""Counterfactual attribution (contract §7, from RAGONITE) and the naive cosine baseline.
 
 For each row (a question, the evidences shown, and the model's original answer):
 

@@ -1,4 +1,4 @@
-"""``eviscope run``: batch a model over an EviScope or ForceBench config and write SPEC predictions.
+"""``eviscope run``: batch a model over an EviScope or ForceBench config and write contract §3 predictions.
 
 Modules: ``policies`` (versioned prompts and rendering), ``schemas`` (one JSON schema per task),
 ``parsing`` (the tolerant parser), ``backends`` (vLLM, OpenAI-compatible HTTP, transformers on CPU

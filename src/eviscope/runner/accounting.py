@@ -1,4 +1,4 @@
-"""Per-row usage (SPEC §3 ``usage``) and run totals; cost comes from the price table in the manifest.
+"""Per-row usage (contract §3 ``usage``) and run totals; cost comes from the price table in the manifest.
 
 >>> prices = PriceTable(usd_per_1m_prompt_tokens=0.3, usd_per_1m_completion_tokens=2.5)
 >>> row_usage([Completion("{}", prompt_tokens=600, completion_tokens=40, latency_s=0.5)], prices)

@@ -54,7 +54,7 @@ class RowSource:
         return sorted(names, key=lambda name: (rank.get(name, len(rank)), name))
 
     def rows(self, config: str) -> list[dict[str, Any]]:
-        """The rows of ``config`` (SPEC §2 or §5), as plain dicts; read once, then cached."""
+        """The rows of ``config`` (contract §2 or §5), as plain dicts; read once, then cached."""
         with self._lock:
             if config not in self._rows:
                 self._rows[config] = self._read(config)

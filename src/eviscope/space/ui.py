@@ -268,7 +268,7 @@ def build_demo(source: RowSource, store: ResultStore, annotations: AnnotationSto
 
         with gr.Tab("Submit"):
             gr.Markdown(
-                "Upload one JSON object per line: SPEC §3 predictions for an EviScope config, SPEC §6 "
+                "Upload one JSON object per line: contract §3 predictions for an EviScope config, contract §6 "
                 "per-pair labels or scores for ForceBench. The file is validated, scored and recorded."
             )
             with gr.Row():

@@ -1,4 +1,4 @@
-"""EviScope as a :class:`~eviscope.core.registry.Benchmark`: quartets of SQuAD evidence variants (SPEC §2–4).
+"""EviScope as a :class:`~eviscope.core.registry.Benchmark`: quartets of SQuAD evidence variants (contract §2–4).
 
 Its configs are built by :mod:`eviscope.builders.eviscope.configs`; its rows are read by
 :mod:`eviscope.suites.eviscope.dataset`, its predictions by :mod:`eviscope.suites.eviscope.predictions`, scored by
@@ -313,7 +313,7 @@ class EviScopeSpace:
     def compare(
         self, record_a: Mapping[str, Any], record_b: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
     ) -> list[dict[str, Any]]:
-        """McNemar p-value and bootstrap 95% interval of A − B for each quartet metric (SPEC §4)."""
+        """McNemar p-value and bootstrap 95% interval of A − B for each quartet metric (contract §4)."""
         from eviscope.suites.eviscope.paired import compare
 
         def scores_of(record: Mapping[str, Any]) -> Scores:

@@ -4,7 +4,7 @@ A reply is read as the first JSON object in it that carries a valid ``action`` (
 around the object and a trailing comma-free suffix are all tolerated). Fields are coerced the way a
 reader would: ``"flag conflict"`` is ``flag_conflict``, a lone citation string is a one-item list,
 malformed quotes are dropped. A reply with no such object is ``None``: the runner retries it at most
-``--max-retries`` times and then keeps the row with ``action: null`` (SPEC §3), never drops it.
+``--max-retries`` times and then keeps the row with ``action: null`` (contract §3), never drops it.
 
 >>> parse_answer('Sure!\\n```json\\n{"action": "Answer", "answer": "1066", "citations": "doc-1"}\\n```')
 {'action': 'answer', 'answer': '1066', 'citations': ['doc-1'], 'quotes': []}
@@ -71,7 +71,7 @@ def _quotes(value: Any) -> list[dict[str, str]]:
 
 
 def parse_answer(text: str) -> dict[str, Any] | None:
-    """The SPEC §3 fields (``action``, ``answer``, ``citations``, ``quotes``) a reply gives, or None."""
+    """The contract §3 fields (``action``, ``answer``, ``citations``, ``quotes``) a reply gives, or None."""
     for obj in json_objects(text):
         action = _action(obj.get("action"))
         if action is None:

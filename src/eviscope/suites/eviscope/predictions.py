@@ -1,4 +1,4 @@
-"""EviScope predictions (SPEC §3): the schema, reading JSONL, and the join to rows by ``id``.
+"""EviScope predictions (contract §3): the schema, reading JSONL, and the join to rows by ``id``.
 
 A prediction is one JSON object per row:
 
@@ -87,7 +87,7 @@ class Usage(BaseModel):
 
 
 class Prediction(BaseModel):
-    """One system output for one row (SPEC §3)."""
+    """One system output for one row (contract §3)."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
@@ -306,7 +306,7 @@ def _lone_surrogate(pred: Prediction) -> str | None:
 def validate_predictions(
     predictions: Iterable[Mapping[str, Any] | Prediction], source: str = "predictions"
 ) -> list[Prediction]:
-    """Validate SPEC §3 objects (dicts or :class:`Prediction`) one by one, in order, without the
+    """Validate contract §3 objects (dicts or :class:`Prediction`) one by one, in order, without the
     join to rows; a bad one is an :class:`EviScopeError` naming its position, id and field."""
     if isinstance(predictions, str | bytes | Mapping) or not isinstance(predictions, Iterable):
         raise EviScopeError(
@@ -340,7 +340,7 @@ def load_predictions(
 ) -> list[Prediction]:
     """Validate predictions and return them in the order of ``rows``, one per row.
 
-    ``predictions`` is a JSONL file or an iterable of SPEC §3 objects. ``source`` names them in
+    ``predictions`` is a JSONL file or an iterable of contract §3 objects. ``source`` names them in
     error messages (default: the file path, or ``predictions``). Every problem is an
     :class:`EviScopeError`: a malformed JSON line or a bad field names the line (or position) and
     id; unknown, duplicate and missing ids are named together in one message.
@@ -390,7 +390,7 @@ def _join(source: str, preds: list[Prediction], rows: Sequence[Mapping[str, Any]
 
 
 def check_rows(rows: Iterable[Mapping[str, Any]], source: str = "references") -> list[Mapping[str, Any]]:
-    """EviScope rows given by a user (the ``evaluate`` module's references), checked against SPEC §2:
+    """EviScope rows given by a user (the ``evaluate`` module's references), checked against contract §2:
     a row that is not a mapping, lacks a field scoring reads, or holds a wrongly typed field is an
     :class:`EviScopeError` naming its position, id and field. Returns the rows as a list.
     """

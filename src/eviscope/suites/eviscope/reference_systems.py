@@ -1,4 +1,4 @@
-"""Reference systems that need no GPU: each turns rows into SPEC §3 predictions.
+"""Reference systems that need no GPU: each turns rows into contract §3 predictions.
 
 - ``oracle``: reads the gold labels; joint success 1.0 and every quartet metric 1.0 by construction.
 - ``always-answer``: answers every row with the first gold alias (citing the supporting documents,

@@ -1,4 +1,4 @@
-"""Blind review sheets of conflict passages, and the agreement of filled sheets (SPEC §2, constraint 2).
+"""Blind review sheets of conflict passages, and the agreement of filled sheets (contract §2, constraint 2).
 
 A sheet lists, in shuffled order, each conflicting row's question, the answer-bearing sentence of
 the support passage and the same sentence in the conflict passage, with no gold labels. A reviewer

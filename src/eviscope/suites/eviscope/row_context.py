@@ -9,7 +9,7 @@ compared row by row with a raw one.
 
 **The leak guard.** A neighbouring paragraph can hold the gold answer: it would make an
 ``insufficient`` row answerable and give a ``noisy`` row a second, unlabelled support. So a document
-gets no neighbours (its title only) when either neighbour contains a gold alias (SPEC §1
+gets no neighbours (its title only) when either neighbour contains a gold alias (contract §1
 normalization) of any row that shows it. The decision is per document, over all rows given, so one
 doc id keeps one text across a config (as the build checks) and the text does not depend on which
 rows a run is limited to.

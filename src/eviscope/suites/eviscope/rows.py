@@ -1,4 +1,4 @@
-"""The EviScope row schema (SPEC §2), defined once for builders, metrics, runner and Space."""
+"""The EviScope row schema (contract §2), defined once for builders, metrics, runner and Space."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ EVISCOPE_FEATURES = Features(
         "conflict_answer": Value("string"),
     }
 )
-"""`datasets` features of an EviScope row; field meanings are in SPEC §2 and the dataset card."""
+"""`datasets` features of an EviScope row; field meanings are in contract §2 and the dataset card."""
 
 
 def row_id(quartet_id: str, variant: str) -> str:
@@ -81,4 +81,4 @@ RowModel: type[BaseModel] = create_model(
 )
 """Pydantic validation of a row, made from :data:`EVISCOPE_FEATURES` (strict types, ``variant`` and
 ``expected_action`` among their values): the :data:`SCORED_FIELDS` are required, the others checked
-when given, fields outside SPEC §2 ignored."""
+when given, fields outside contract §2 ignored."""

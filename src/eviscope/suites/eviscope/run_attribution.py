@@ -1,4 +1,4 @@
-"""Counterfactual attribution (SPEC §7) of a finished ``eviscope run``, with the run's own backend.
+"""Counterfactual attribution (contract §7) of a finished ``eviscope run``, with the run's own backend.
 
 The run folder's ``manifest.json`` says what was run (config, policy, backend, model, dtype,
 decoding, contextualization); the backend is rebuilt from the settings it recorded
@@ -86,7 +86,7 @@ Step = Callable[[str], None]
 
 @dataclass(frozen=True)
 class Parameters:
-    """SPEC §7 parameters; the defaults are the paper's, never tuned on gold labels."""
+    """contract §7 parameters; the defaults are the paper's, never tuned on gold labels."""
 
     eps: float = DEFAULT_EPS
     min_samples: int = DEFAULT_MIN_SAMPLES

@@ -36,4 +36,4 @@ ANSWER_SCHEMA: dict[str, Any] = {
     "required": ["action", "answer", "citations", "quotes"],
     "additionalProperties": False,
 }
-"""The EviScope output (SPEC §3 without ``id`` and ``usage``), shared by the vanilla and gate policies."""
+"""The EviScope output (contract §3 without ``id`` and ``usage``), shared by the vanilla and gate policies."""

@@ -1,4 +1,4 @@
-"""EviScope metrics (SPEC §4): row predicates, row and quartet metrics, and their 0/1 vectors.
+"""EviScope metrics (contract §4): row predicates, row and quartet metrics, and their 0/1 vectors.
 
 One pass over (row, prediction) pairs computes every per-row quantity into numpy vectors; every
 metric, overall and per variant, is then a masked mean or ratio of those vectors.
@@ -70,7 +70,7 @@ ROW_METRICS: tuple[str, ...] = (
     "total_cost_usd",
     "utility_per_call",
 )
-"""Row-level metrics of SPEC §4, in its order."""
+"""Row-level metrics of contract §4, in its order."""
 
 QUARTET_METRICS: dict[str, tuple[str, ...]] = {
     "evidence_removal_sensitivity": ("sufficient", "insufficient"),
@@ -90,7 +90,7 @@ QUARTET_ABBREVIATIONS = {
 _USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "calls", "latency_s", "cost_usd")
 
 
-# --- Row predicates (SPEC §4), one row at a time -------------------------------------------------
+# --- Row predicates (contract §4), one row at a time -------------------------------------------------
 
 
 def answer_ok(row: Mapping[str, Any], pred: Prediction) -> bool:
@@ -185,7 +185,7 @@ def _codes(values: Iterable[str], codes: Mapping[str, int], field: str, ids: Seq
 
 
 def row_vectors(rows: Sequence[Mapping[str, Any]], preds: Sequence[Prediction]) -> RowVectors:
-    """Every per-row quantity of SPEC §4 for predictions aligned with ``rows``."""
+    """Every per-row quantity of contract §4 for predictions aligned with ``rows``."""
     ids = [row["id"] for row in rows]
     n = len(rows)
     variant = _codes([row["variant"] for row in rows], _VARIANT_CODE, "variant", ids)
@@ -291,12 +291,12 @@ def _total(values: np.ndarray) -> float:
 
 
 def row_metrics(v: RowVectors, mask: np.ndarray | None = None) -> dict[str, float]:
-    """Row-level metrics of SPEC §4 over the rows in ``mask`` (all rows by default).
+    """Row-level metrics of contract §4 over the rows in ``mask`` (all rows by default).
 
     A metric appears only where it is defined: the rows it is taken over exist among the masked
     rows (answerable rows for the answer/source/span metrics, rows expected to abstain for the
     abstention metrics, conflicting rows for the conflict metrics, rows not expected to answer for
-    the hallucination rate). An empty ratio inside a defined metric is 0, as SPEC §4 says for the
+    the hallucination rate). An empty ratio inside a defined metric is 0, as contract §4 says for the
     unsupported-citation rate and span F1 (and as for the abstention precision with no abstention).
     """
     mask = np.ones(len(v.ids), dtype=bool) if mask is None else mask
@@ -350,7 +350,7 @@ def quartet_metrics(q: QuartetVectors) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class Scores:
-    """Every SPEC §4 metric of one prediction set, and the vectors they come from."""
+    """Every contract §4 metric of one prediction set, and the vectors they come from."""
 
     rows: RowVectors
     quartets: QuartetVectors
@@ -419,5 +419,5 @@ def score(
     predictions: str | Path | Iterable[Mapping[str, Any] | Prediction],
     source: str | None = None,
 ) -> Scores:
-    """Validate ``predictions`` (a JSONL file or SPEC §3 objects), join them to ``rows``, score them."""
+    """Validate ``predictions`` (a JSONL file or contract §3 objects), join them to ``rows``, score them."""
     return score_predictions(rows, load_predictions(predictions, rows, source=source))

@@ -1,8 +1,8 @@
-"""Deterministic ForceBench evaluators (SPEC §6): each scores a claim against the cited evidence.
+"""Deterministic ForceBench evaluators (contract §6): each scores a claim against the cited evidence.
 
 - ``citation_presence``: 1 whenever there is cited evidence, so both claims tie (MVR 1, FS 0 by
   construction); the sanity check.
-- ``token_overlap``: the share of the claim's distinct tokens (SPEC §1 ``tokens``) found in the evidence.
+- ``token_overlap``: the share of the claim's distinct tokens (contract §1 ``tokens``) found in the evidence.
 - ``entity_overlap``: Jaccard overlap of the entities and numbers (``lints.entities_and_numbers``) of
   the claim and of the evidence (0 when neither has any).
 - ``rule_forcecheck``: token overlap, less 0.5 when the claim uses a strong-force word (``will``,
@@ -224,7 +224,7 @@ BASELINES: dict[str, Scorer] = {
 def baseline_predictions(
     rows: Sequence[Mapping[str, Any]], names: Sequence[str] = tuple(BASELINES)
 ) -> list[dict]:
-    """One SPEC §6 prediction per (row, baseline), with scores given directly and no prompt."""
+    """One contract §6 prediction per (row, baseline), with scores given directly and no prompt."""
     return [
         {
             "id": row["id"],

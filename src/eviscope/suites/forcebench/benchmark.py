@@ -1,4 +1,4 @@
-"""ForceBench as a :class:`~eviscope.core.registry.Benchmark`: cited claims whose force was raised (SPEC §5–6)."""
+"""ForceBench as a :class:`~eviscope.core.registry.Benchmark`: cited claims whose force was raised (contract §5–6)."""
 
 from __future__ import annotations
 

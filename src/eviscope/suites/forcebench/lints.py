@@ -4,7 +4,7 @@
 | --- | --- |
 | `distinct` | the raised claim differs from the calibrated claim after `norm` |
 | `span_in_evidence` | `evidence_span` is non-empty and a verbatim substring of `evidence` |
-| `span_covers_claim` | at least 70% of the calibrated claim's content words (SPEC §1 tokens less stop words, compared on their first five letters) stand in `evidence_span` |
+| `span_covers_claim` | at least 70% of the calibrated claim's content words (contract §1 tokens less stop words, compared on their first five letters) stand in `evidence_span` |
 | `span_licenses_marker` | the span holds the calibrated claim's force marker, or an equally strong one, unnegated (`patterns.licenses`) |
 | `marker_window` | a drafting rule rewrites only the marker's window of the calibrated claim, and that gives the raised claim |
 | `raised_not_licensed` | the span does not warrant the raised form: no raised marker (`will`, `causes`, `all`, the bare number, …) and not the raised claim word for word (`patterns.licenses_raised`) |
@@ -251,7 +251,7 @@ def _content_stems(text: str) -> set[str]:
 
 
 def coverage(span: str, claim: str) -> float:
-    """The share of ``claim``'s content words (SPEC §1 tokens less English stop words, each cut to
+    """The share of ``claim``'s content words (contract §1 tokens less English stop words, each cut to
     its first five letters) that also stand in ``span``; 0 for a claim without content words.
 
     >>> coverage("Coffee might reduce fatigue in adults.", "Coffee may reduce fatigue.")

@@ -1,4 +1,4 @@
-"""The four ForceBench judge prompts (SPEC §6), their label sets, and the one parser for their output.
+"""The four ForceBench judge prompts (contract §6), their label sets, and the one parser for their output.
 
 Prompt files live beside this module as ``prompts/<name>.<version>.txt``; a template has the
 placeholders ``{context}``, ``{evidence}`` and ``{claim}`` and asks for JSON ``{"label": …}`` only.

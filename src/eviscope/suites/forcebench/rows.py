@@ -1,4 +1,4 @@
-"""The ForceBench row schema (SPEC §5), defined once for the builder, metric, baselines and Space."""
+"""The ForceBench row schema (contract §5), defined once for the builder, metric, baselines and Space."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ FORCEBENCH_FEATURES = Features(
         "claim_source": Value("string"),
     }
 )
-"""`datasets` features of a ForceBench row; field meanings are in SPEC §5 and the dataset card."""
+"""`datasets` features of a ForceBench row; field meanings are in contract §5 and the dataset card."""
 
 FIELDS: tuple[str, ...] = tuple(FORCEBENCH_FEATURES)
 

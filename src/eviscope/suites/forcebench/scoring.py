@@ -1,4 +1,4 @@
-"""ForceBench metrics (SPEC §6): monotonicity violation rate (MVR) and force sensitivity (FS).
+"""ForceBench metrics (contract §6): monotonicity violation rate (MVR) and force sensitivity (FS).
 
 A *unit* is one (pair, evaluator): the support score of the calibrated claim (``s_safe``) and of the
 raised claim (``s_raised``). A unit violates monotonicity when ``s_raised >= s_safe`` (a tie is a
@@ -86,7 +86,7 @@ MAX_SCORE = 1e12
 
 
 class ForcePrediction(BaseModel):
-    """One prediction line (SPEC §6): an evaluator's verdict on both claims of one pair."""
+    """One prediction line (contract §6): an evaluator's verdict on both claims of one pair."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -201,7 +201,7 @@ def _names(ids: Iterable[str], limit: int = 5) -> str:
 
 def check_rows(rows: Iterable[Mapping[str, Any]], source: str = "rows") -> list[Mapping[str, Any]]:
     """The rows (or the ``evaluate`` module's references) as a list, each checked to be a mapping with
-    a non-empty string ``id``, an ``axis`` of SPEC §5 and a ``severity`` of 1, 2 or 3; anything else
+    a non-empty string ``id``, an ``axis`` of contract §5 and a ``severity`` of 1, 2 or 3; anything else
     is an :class:`EviScopeError` naming the row's position, id and field."""
     if isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
         raise EviScopeError(f"{source}: expected a list of ForceBench rows, got {type(rows).__name__}")
@@ -298,7 +298,7 @@ def _parse(item: Mapping[str, Any], where: str) -> ForcePrediction:
 def validate_predictions(
     predictions: Iterable[ForcePrediction | Mapping[str, Any]], source: str = "predictions"
 ) -> list[ForcePrediction]:
-    """Validate SPEC §6 objects (dicts or :class:`ForcePrediction`) one by one, without the join to
+    """Validate contract §6 objects (dicts or :class:`ForcePrediction`) one by one, without the join to
     rows; a bad one is an :class:`EviScopeError` naming its position and field."""
     if isinstance(predictions, str | bytes | Mapping) or not isinstance(predictions, Iterable):
         raise EviScopeError(

@@ -1,5 +1,5 @@
 """ForceBench's task for the runner: two requests per pair (the calibrated and the raised claim) under
-a judge prompt, and SPEC §6 predictions that ``eviscope score --config forcebench`` reads.
+a judge prompt, and contract §6 predictions that ``eviscope score --config forcebench`` reads.
 
 >>> label_schema("generic")["properties"]["label"]["enum"][:2]
 ['fully_supported', 'partially_supported']
