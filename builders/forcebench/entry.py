@@ -15,6 +15,7 @@ class ForceBenchBuilder:
     """The ForceBench config drafted from AttributionBench (:mod:`eviscope.builders.forcebench.drafting`)."""
 
     contextualize = False
+    requires: tuple[str, ...] = ()
 
     def build(self, request: BuildRequest) -> dict[str, Any]:
         from eviscope.builders.forcebench.drafting import build_forcebench

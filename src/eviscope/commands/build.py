@@ -13,7 +13,14 @@ from rich.progress import track
 from eviscope.commands import console
 from eviscope.core.errors import EviScopeError
 from eviscope.core.layout import DEFAULT_DATASET_DIR
-from eviscope.core.registry import BuildRequest, benchmark, builder, configs, releasable
+from eviscope.core.registry import (
+    BuildRequest,
+    benchmark,
+    builder,
+    check_build_requirements,
+    configs,
+    releasable,
+)
 from eviscope.core.sources import SOURCES
 
 CONTEXTUALIZED_OUT = "dataset-contextualized"
@@ -84,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
         if other:
             raise EviScopeError(f"--contextualize is not offered for {', '.join(other)}")
         by_benchmark = {b: n for b, n in by_benchmark.items() if builders[b].contextualize}
+    for name in by_benchmark:
+        check_build_requirements(benchmark(name), builders[name])
     out = args.out or Path(CONTEXTUALIZED_OUT if args.contextualize else DEFAULT_DATASET_DIR)
     card = out / "README.md"
     if args.contextualize and not card.exists():

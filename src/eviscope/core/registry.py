@@ -85,6 +85,8 @@ class Builder(Protocol):
 
     contextualize: bool
     """Whether the builder can write its configs with contextualized evidence (RAGONITE)."""
+    requires: tuple[str, ...]
+    """The modules its build imports beyond a plain ``pip install eviscope`` (the ``build`` extra)."""
 
     def build(self, request: BuildRequest) -> dict[str, Any]:
         """Write the requested configs into ``request.out``; the build report (JSON-able)."""
@@ -348,6 +350,22 @@ def for_config(config: str) -> Benchmark:
 def builder(bench: Benchmark) -> Builder:
     """A benchmark's builder (imported only now: build time)."""
     return _load(bench.builder)
+
+
+BUILD_EXTRA = "eviscope[build]"
+"""The extra that installs what every builder :attr:`~Builder.requires`."""
+
+
+def check_build_requirements(bench: Benchmark, built: Builder) -> None:
+    """Raise one line naming what to install when a module the build of ``bench`` needs is missing."""
+    from importlib.util import find_spec
+
+    missing = [name for name in getattr(built, "requires", ()) if find_spec(name) is None]
+    if missing:
+        raise EviScopeError(
+            f"building {bench.name} needs the build-time packages of the `build` extra (missing: "
+            f"{', '.join(missing)}): pip install '{BUILD_EXTRA}' (from a checkout: pip install -e '.[build]')"
+        )
 
 
 def run_options() -> dict[str, RunOption]:
