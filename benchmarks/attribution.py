@@ -24,12 +24,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from eviscope.core.registry import DEFAULT_CONFIG
 from eviscope.ragonite.attribution import CounterfactualRequest, attribute
 from eviscope.ragonite.retrieval import Embedder
 from eviscope.runner.backends.base import SamplingConfig
 from eviscope.runner.backends.transformers_backend import TransformersBackend
 from eviscope.runner.tiny_model import build_tiny_model
-from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG, load_rows
+from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.policies import render
 from eviscope.suites.eviscope.run_attribution import BackendGenerate, attribution_rows, embed_answers
 from eviscope.suites.eviscope.task import EviScopeTask

@@ -19,8 +19,9 @@ import time
 from pathlib import Path
 
 from eviscope.cli import main
+from eviscope.core.registry import DEFAULT_CONFIG
 from eviscope.runner.tiny_model import build_tiny_model
-from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG, load_rows
+from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.policies import render
 from eviscope.suites.eviscope.schemas import ANSWER_SCHEMA
 

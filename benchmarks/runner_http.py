@@ -25,10 +25,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from eviscope.core.layout import DEFAULT_DATASET_DIR
+from eviscope.core.registry import DEFAULT_CONFIG
 from eviscope.runner.backends import backend_settings
 from eviscope.runner.execute import RunSettings
 from eviscope.runner.session import RunRequest, run
-from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG
 
 ROWS = 160
 TARGET = 1.15

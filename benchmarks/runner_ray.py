@@ -21,13 +21,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from eviscope.core.registry import DEFAULT_CONFIG
 from eviscope.runner.backends import backend_settings
 from eviscope.runner.backends.base import SamplingConfig
 from eviscope.runner.execute import RunSettings
 from eviscope.runner.ray_pool import RayOptions
 from eviscope.runner.session import RunRequest, run
 from eviscope.runner.tiny_model import build_tiny_model
-from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG, load_rows
+from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.policies import render
 
 

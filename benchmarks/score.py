@@ -36,7 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from synthetic_predictions import replicate, write_predictions
 
 from eviscope.core.layout import DEFAULT_DATASET_DIR
-from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG, load_rows
+from eviscope.core.registry import DEFAULT_CONFIG
+from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.predictions import load_predictions
 from eviscope.suites.eviscope.scoring import score_predictions
 

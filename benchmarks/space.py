@@ -26,7 +26,8 @@ from pathlib import Path
 from gradio_client import Client, handle_file
 
 from eviscope.core.layout import DEFAULT_DATASET_DIR
-from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG, load_rows
+from eviscope.core.registry import DEFAULT_CONFIG
+from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.reference_systems import predict
 
 APP = Path(__file__).resolve().parents[1] / "spaces" / "eviscope" / "app.py"

@@ -1,6 +1,6 @@
 """The dataset card's YAML header (``configs`` and ``dataset_info``), written from the built data.
 
-``eviscope-v1.1`` (:data:`eviscope.suites.eviscope.dataset.DEFAULT_CONFIG`) is declared ``default: true``, so
+``eviscope-v1.1`` (:data:`eviscope.core.registry.DEFAULT_CONFIG`) is declared ``default: true``, so
 ``load_dataset(folder_or_repo)`` with no config name loads it and the viewer opens on it. The
 licence and ``provenance`` of each config are written by hand in the same header.
 
@@ -20,7 +20,7 @@ from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from eviscope.core.layout import SPLIT, split_path
-from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG
+from eviscope.core.registry import DEFAULT_CONFIG
 
 _NEW_CARD_BODY = (
     "\n# EviScope\n\nBuilt by `eviscope build`; see the project's `dataset/README.md` for the full card.\n"

@@ -42,7 +42,7 @@ from typing import Any
 from stub_server import StubServer, answer_for, request_key  # noqa: F401
 
 from eviscope.core.layout import DEFAULT_DATASET_DIR
-from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG
+from eviscope.core.registry import DEFAULT_CONFIG
 
 TRIALS = 10
 BATCH = 8

@@ -21,13 +21,8 @@ from huggingface_hub import SpaceCard
 from release_fixtures import LABELS, REPO, release_args, stage
 
 from eviscope.cli import main
-from eviscope.release.runtime import (
-    Runtime,
-    build_wheel,
-    check_runtime,
-    default_cache_dir,
-    find_python,
-)
+from eviscope.release.environments import build_wheel, default_cache_dir, find_python
+from eviscope.release.runtime import Runtime, check_runtime
 from eviscope.release.stage import Release
 
 DECLARED = str(SpaceCard.load(REPO / "spaces" / "eviscope" / "README.md").data["python_version"])

@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.console import Console
 
 from eviscope.core.layout import DEFAULT_DATASET_DIR
-from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG
+from eviscope.core.registry import DEFAULT_CONFIG
 
 
 def add_subcommand(

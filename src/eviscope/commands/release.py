@@ -145,7 +145,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_runtime(release: Release, root: Path, cache: Path | None, scratch: Path) -> RuntimeReport:
     """Start every staged Space from the package built out of ``root`` (see :mod:`eviscope.release.runtime`)."""
-    from eviscope.release.runtime import Runtime, build_wheel, check_runtime, default_cache_dir
+    from eviscope.release.environments import build_wheel, default_cache_dir
+    from eviscope.release.runtime import Runtime, check_runtime
 
     def log(line: str) -> None:
         print(f"runtime check: {line}", file=sys.stderr, flush=True)

@@ -19,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from eviscope.commands import add_dataset_argument, add_subcommand, console
 from eviscope.core.errors import EviScopeError
-from eviscope.core.registry import run_options
+from eviscope.core.registry import DEFAULT_CONFIG, run_options
 from eviscope.runner.accounting import PriceTable
 from eviscope.runner.backends import BACKENDS, backend_settings, settings_class
 from eviscope.runner.backends.base import SamplingConfig
@@ -27,7 +27,6 @@ from eviscope.runner.execute import RunSettings
 from eviscope.runner.manifest import MANIFEST
 from eviscope.runner.ray_pool import RayOptions
 from eviscope.runner.session import Advance, RunRequest, run
-from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

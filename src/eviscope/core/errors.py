@@ -47,6 +47,18 @@ def plain(text: str, limit: int | None = 80) -> str:
     return f"{cut}… ({len(text):,} characters)" if truncated else cut
 
 
+def first_line(err: BaseException | str) -> str:
+    """The first line of an error's message that says something; the exception's type when it is empty.
+
+    >>> first_line(ValueError("bad row\\nTraceback ...")), first_line(KeyError()), first_line("")
+    ('bad row', 'KeyError', 'no message')
+    """
+    text = str(err).strip()
+    if not text:
+        return type(err).__name__ if isinstance(err, BaseException) else "no message"
+    return text.splitlines()[0].strip()
+
+
 def _json_like(value: object, budget: int, depth: int = 0) -> str:
     if value is None or isinstance(value, bool):
         return {None: "null", True: "true", False: "false"}[value]

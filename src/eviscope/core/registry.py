@@ -35,6 +35,10 @@ BENCHMARKS: dict[str, str] = {
 }
 """Benchmark name → ``"module:attribute"`` of its :class:`Benchmark`, in the order the suite lists them."""
 
+DEFAULT_CONFIG = "eviscope-v1.1"
+"""The config a command uses without ``--config``, the Space opens on, and the dataset card declares
+``default: true`` (so ``load_dataset(folder_or_repo)`` with no config name loads it)."""
+
 
 @dataclass(frozen=True)
 class Config:

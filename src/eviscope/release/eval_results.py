@@ -29,7 +29,7 @@ from huggingface_hub import EvalResultEntry, eval_result_entries_to_yaml, parse_
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from eviscope import __version__
-from eviscope.core.errors import EviScopeError, os_error
+from eviscope.core.errors import EviScopeError, first_line, os_error
 from eviscope.core.layout import SPLIT
 from eviscope.core.registry import HubTask, benchmarks, for_config
 
@@ -94,7 +94,7 @@ def eval_yaml_problems(text: str) -> list[str]:
     try:
         document = yaml.safe_load(text)
     except yaml.YAMLError as err:
-        return [f"eval.yaml: not YAML: {str(err).splitlines()[0]}"]
+        return [f"eval.yaml: not YAML: {first_line(err)}"]
     try:
         parsed = EvalYaml.model_validate(document)
     except ValidationError as err:
@@ -187,7 +187,7 @@ def push_results(
             create_pr=create_pr,
         )
     except (HfHubHTTPError, OSError, ValueError) as err:
-        message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        message = first_line(err)
         raise EviScopeError(f"{model_repo}: push failed: {message}") from None
     return info.pr_url or info.commit_url
 

@@ -20,7 +20,7 @@ from huggingface_hub import CommitOperationAdd, HfApi
 from huggingface_hub.errors import HfHubHTTPError
 
 from eviscope import __version__
-from eviscope.core.errors import EviScopeError
+from eviscope.core.errors import EviScopeError, first_line
 from eviscope.release.stage import Release, StagedRepo
 from eviscope.release.validate import FileEntry
 
@@ -50,7 +50,7 @@ def push(
         try:
             result = _push_repo(api, repo, files[repo.label], create_pr)
         except (HfHubHTTPError, OSError, ValueError, RuntimeError) as err:
-            message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            message = first_line(err)
             raise EviScopeError(f"{repo.label}: push failed: {message}") from None
         yield result
 

@@ -41,6 +41,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from eviscope import DISTRIBUTION
+from eviscope.core.errors import first_line
 from eviscope.core.layout import SPLIT, split_path
 from eviscope.release.eval_results import eval_yaml_problems
 from eviscope.release.stage import Release, StagedRepo
@@ -235,7 +236,7 @@ def _load_card(repo: StagedRepo, card_class: type[RepoCard], problems: list[str]
     try:
         return card_class.load(path)
     except Exception as err:
-        problems.append(f"README.md: does not parse as a {card_class.__name__}: {_first_line(err)}")
+        problems.append(f"README.md: does not parse as a {card_class.__name__}: {first_line(err)}")
         return None
 
 
@@ -263,11 +264,6 @@ def _has_citation(text: str) -> bool:
         "citation" in section.split("\n", 1)[0].casefold() and section.split("\n", 1)[-1].strip()
         for section in sections[1:]
     )
-
-
-def _first_line(err: BaseException) -> str:
-    text = str(err).strip() or type(err).__name__
-    return text.splitlines()[0]
 
 
 # --- Per kind ------------------------------------------------------------------------------------------
@@ -369,7 +365,7 @@ def _check_loading(
                 str(repo.folder), config, split=SPLIT, cache_dir=str(cache_dir), verification_mode="no_checks"
             )
         except Exception as err:
-            problems.append(f"{where}: load_dataset(…, {config!r}) failed: {_first_line(err)}")
+            problems.append(f"{where}: load_dataset(…, {config!r}) failed: {first_line(err)}")
             continue
         expected = sizes.get(config, {}).get(SPLIT)
         if expected != rows.num_rows:
@@ -394,7 +390,7 @@ def _check_metric(repo: StagedRepo, release: Release, cache_dir: Path) -> list[s
     try:
         evaluate.load(str(repo.folder))
     except Exception as err:
-        problems.append(f"{module}: evaluate.load failed: {_first_line(err)}")
+        problems.append(f"{module}: evaluate.load failed: {first_line(err)}")
     return problems
 
 
@@ -424,7 +420,7 @@ def _requirements_problems(path: Path) -> list[str]:
         try:
             requirement = Requirement(text)
         except InvalidRequirement as err:
-            problems.append(f"line {number} is not a requirement: {_first_line(err)}")
+            problems.append(f"line {number} is not a requirement: {first_line(err)}")
             continue
         if canonicalize_name(requirement.name) == DISTRIBUTION:
             if requirement.url:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from eviscope.core.errors import EviScopeError
+from eviscope.core.errors import EviScopeError, first_line
 from eviscope.runner.backends.base import BackendInfo, BackendSettings, SamplingConfig
 from eviscope.runner.execute import RunSettings, run_rows
 from eviscope.runner.store import Journal
@@ -158,9 +158,7 @@ def run_on_ray(
         try:
             ray.init(address=options.address or "local", include_dashboard=False, logging_level="WARNING")
         except (ConnectionError, RuntimeError, ValueError) as err:
-            raise EviScopeError(
-                f"--ray {public_address(options.address)}: {str(err).splitlines()[0]}"
-            ) from None
+            raise EviScopeError(f"--ray {public_address(options.address)}: {first_line(err)}") from None
         started = True
     try:
         context = ray.data.DataContext.get_current()

@@ -8,8 +8,7 @@ from typing import Any
 
 from eviscope.core.errors import EviScopeError
 from eviscope.core.layout import SPLIT, split_path
-from eviscope.core.registry import configs, for_config
-from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG
+from eviscope.core.registry import DEFAULT_CONFIG, configs, for_config
 
 __all__ = ["RowSource"]
 

@@ -20,6 +20,7 @@ from rich.table import Table
 
 from eviscope.core.errors import os_error, plain
 from eviscope.core.registry import (
+    DEFAULT_CONFIG,
     AnnotationField,
     BrowseFilter,
     Config,
@@ -29,7 +30,7 @@ from eviscope.core.registry import (
     Scored,
     SpaceScore,
 )
-from eviscope.suites.eviscope.dataset import DEFAULT_CONFIG, load_rows
+from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.error_export import failing_quartets, write_error_export
 from eviscope.suites.eviscope.policies import POLICIES
 from eviscope.suites.eviscope.predictions import Prediction, load_predictions

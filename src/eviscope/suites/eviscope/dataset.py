@@ -49,6 +49,3 @@ def load_rows(config: str, dataset_dir: str | Path = DEFAULT_DATASET_DIR) -> lis
             f"{root}/ config {config} is not an EviScope config: it lacks the fields {', '.join(missing)}"
         )
     return ds.to_list()
-
-
-DEFAULT_CONFIG = "eviscope-v1.1"

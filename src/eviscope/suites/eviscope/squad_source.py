@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError
 
-from eviscope.core.errors import EviScopeError
+from eviscope.core.errors import EviScopeError, first_line
 from eviscope.core.sources import SOURCES, SourceRef, how_to_point
 
 
@@ -121,7 +121,7 @@ def _read_hub(ref: SourceRef) -> tuple[list[_Article], str]:
     try:
         split = load_dataset(ref.location, split="validation")
     except Exception as err:  # datasets raises many types for offline, missing or gated repos
-        message = str(err).splitlines()[0] if str(err) else type(err).__name__
+        message = first_line(err)
         raise _error(ref, f"could not load the hub dataset ({message})") from None
     articles: dict[str, dict[str, list[dict]]] = {}
     for row in split:
