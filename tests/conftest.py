@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
+import sys
+from collections.abc import Iterator
+from importlib.util import find_spec
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from hub_server import FakeHub
+
+    from eviscope.release.stage import Release
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -58,3 +68,66 @@ def tiny_model(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) ->
         '{"action": "answer", "citations": [], "quotes": []}'
     ]
     return build_tiny_model(tmp_path_factory.mktemp("tiny-model"), corpus)
+
+
+@pytest.fixture
+def hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHub]:
+    """The local fake Hub (``tests/hub_server.py``), with the suite's offline switch lifted for it.
+    Files go over the LFS protocol, not Xet. A test file that needs repos or a token in it overrides
+    this fixture by a ``hub`` fixture of its own that takes this one."""
+    import huggingface_hub
+    from hub_server import FakeHub
+
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_DISABLE_XET", True)
+    fake = FakeHub()
+    fake.start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture(scope="module")
+def release(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Release:
+    """The release staged from the built dataset (``eviscope release --stage``), once per module."""
+    from release_fixtures import stage
+
+    return stage(built_dataset, tmp_path_factory.mktemp("release") / "stage")
+
+
+_NOT_COLLECTED: dict[str, list[str]] = {}
+"""Modules of src/ and builders/ whose doctests were not collected: top-level imports not installed."""
+
+
+def _missing_imports(path: Path) -> list[str]:
+    """The top-level packages ``path`` imports at module level that are not installed here."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return []
+    names = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names |= {alias.name.partition(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.partition(".")[0])
+    return sorted(n for n in names if n not in sys.stdlib_module_names and find_spec(n) is None)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """``--doctest-modules`` skips a library module whose optional extra is not installed (gradio for
+    the Space, torch for a backend, spaCy for the builders) instead of failing to collect it."""
+    if collection_path.suffix != ".py" or "tests" in collection_path.parts:
+        return None
+    missing = _missing_imports(collection_path)
+    if missing:
+        _NOT_COLLECTED[str(collection_path)] = missing
+        return True
+    return None
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _NOT_COLLECTED:
+        extras = sorted({name for names in _NOT_COLLECTED.values() for name in names})
+        terminalreporter.write_line(
+            f"doctests of {len(_NOT_COLLECTED)} modules not collected: {', '.join(extras)} not installed"
+        )

@@ -44,6 +44,10 @@ class Commit:
     create_pr: bool
 
 
+FAKE_TOKEN = "hf_" + "Fake" * 9
+"""A token the fake Hub accepts; tests grep outputs for it (it must never be printed)."""
+
+
 @dataclass
 class FakeHub:
     """The repositories (``<type>s/<repo id>`` → path → file), what was asked, and the server."""

@@ -30,13 +30,13 @@ from eviscope_fixtures import write_dataset
 from eviscope.cli import main
 from eviscope.harness import suite, tasks_path
 from eviscope.suites.eviscope.dataset import load_rows
-from eviscope.suites.eviscope.policies import render
 from eviscope.suites.forcebench.prompts import label_set
 from eviscope.suites.forcebench.rows import read_rows
 
 pytest.importorskip("lm_eval")
 pytest.importorskip("inspect_ai")
 pytest.importorskip("transformers")
+pytestmark = pytest.mark.slow
 
 BIN = Path(sys.executable).parent
 QUARTETS = 2
@@ -50,14 +50,6 @@ def _env(**extra: str) -> dict[str, str]:
 def _run(argv: list[str], cwd: Path, **env: str) -> None:
     done = subprocess.run(argv, cwd=cwd, env=_env(**env), capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-
-
-@pytest.fixture(scope="module")
-def tiny_model(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from eviscope.runner.tiny_model import build_tiny_model
-
-    corpus = [render("vanilla", row) for row in load_rows("eviscope-v1.1", built_dataset)]
-    return build_tiny_model(tmp_path_factory.mktemp("tiny-model"), corpus)
 
 
 def _subset(built_dataset: Path, tmp: Path, quartets: int) -> Path:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import huggingface_hub
 import pytest
-from hub_server import FakeHub, StoredFile
+from hub_server import FAKE_TOKEN, FakeHub, StoredFile
 from huggingface_hub import HfApi
 from release_fixtures import LABELS, check, release_args, stage
 
@@ -16,8 +15,6 @@ from eviscope.cli import main
 from eviscope.release.push import push
 from eviscope.release.stage import Release
 from eviscope.release.validate import Validation
-
-FAKE_TOKEN = "hf_" + "Fake" * 9
 
 # huggingface_hub's LFS upload hands httpx a body in a way httpx deprecates; the real hub takes Xet.
 pytestmark = pytest.mark.filterwarnings("ignore:Use 'content=<...>':DeprecationWarning")
@@ -30,17 +27,6 @@ def validated(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> 
     validation = check(release, root)
     assert validation.problems == []
     return release, validation
-
-
-@pytest.fixture
-def hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHub]:
-    # The suite runs with HF_HUB_OFFLINE=1; this hub is local. Files go over the LFS protocol, not Xet.
-    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
-    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_DISABLE_XET", True)
-    fake = FakeHub()
-    fake.start()
-    yield fake
-    fake.stop()
 
 
 def _push(hub: FakeHub, validated: tuple[Release, Validation], create_pr: bool = False) -> list:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from huggingface_hub import SpaceCard
-from release_fixtures import LABELS, REPO, release_args, stage
+from release_fixtures import LABELS, REPO, release_args
 
 from eviscope.cli import main
 from eviscope.release.environments import build_wheel, default_cache_dir, find_python
@@ -28,21 +28,20 @@ from eviscope.release.stage import Release
 DECLARED = str(SpaceCard.load(REPO / "spaces" / "eviscope" / "README.md").data["python_version"])
 """The Python the Space cards declare (the same on all three: ``test_release_stage`` checks it)."""
 
-pytestmark = pytest.mark.skipif(
-    find_python(DECLARED) is None,
-    reason="the Python the Space cards declare is not installed here (pyenv install it to run these)",
-)
+pytestmark = [
+    pytest.mark.network,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        find_python(DECLARED) is None,
+        reason="the Python the Space cards declare is not installed here (pyenv install it to run these)",
+    ),
+]
 
 
 @pytest.fixture(scope="module")
 def runtime(tmp_path_factory: pytest.TempPathFactory) -> Runtime:
     scratch = tmp_path_factory.mktemp("runtime")
     return Runtime(build_wheel(REPO, scratch / "wheel"), default_cache_dir(), scratch / "spaces")
-
-
-@pytest.fixture(scope="module")
-def release(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Release:
-    return stage(built_dataset, tmp_path_factory.mktemp("stage") / "release")
 
 
 def test_the_dry_run_starts_every_staged_space_and_loads_every_metric(

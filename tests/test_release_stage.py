@@ -21,11 +21,6 @@ from eviscope.release.eval_results import eval_yaml_problems
 from eviscope.release.stage import Release
 
 
-@pytest.fixture(scope="module")
-def release(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Release:
-    return stage(built_dataset, tmp_path_factory.mktemp("release") / "stage")
-
-
 def test_the_staged_release_passes_every_check_with_a_checksum_per_file(
     release: Release, built_dataset: Path, tmp_path: Path
 ) -> None:

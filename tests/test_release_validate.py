@@ -9,13 +9,12 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from hub_server import FakeHub
+from hub_server import FAKE_TOKEN, FakeHub
 from huggingface_hub import DatasetCard, SpaceCard
 from release_fixtures import check, release_args, stage
 
 from eviscope.cli import main
 
-FAKE_TOKEN = "hf_" + "Fake" * 9
 """Shaped like a Hugging Face token (built here so that no token-shaped literal sits in the source)."""
 
 

@@ -3,13 +3,11 @@ written with huggingface_hub's classes and read back with its parser."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import huggingface_hub
 import pytest
 import yaml
-from hub_server import FakeHub
+from hub_server import FAKE_TOKEN, FakeHub
 from huggingface_hub import parse_eval_result_entries
 from runner_fixtures import chat_server
 
@@ -19,7 +17,6 @@ from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.predictions import load_predictions
 from eviscope.suites.eviscope.scoring import score_predictions
 
-FAKE_TOKEN = "hf_" + "Fake" * 9
 BENCHMARK = "test/eviscope"
 
 
@@ -83,14 +80,11 @@ def test_an_unfinished_run_is_refused_in_one_line(
 
 
 @pytest.fixture
-def hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHub]:
-    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+def hub(hub: FakeHub, monkeypatch: pytest.MonkeyPatch) -> FakeHub:
+    """The fake Hub with a token in the environment and the model repo the results go to."""
     monkeypatch.setenv("HF_TOKEN", FAKE_TOKEN)
-    fake = FakeHub()
-    fake.start()
-    fake.repos["models/acme/model"] = {}
-    yield fake
-    fake.stop()
+    hub.repos["models/acme/model"] = {}
+    return hub
 
 
 def test_push_with_create_pr_opens_a_pull_request_on_the_model_repo(

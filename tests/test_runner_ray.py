@@ -22,6 +22,7 @@ from eviscope.runner.session import RunRequest, run
 ray = pytest.importorskip("ray")
 psutil = pytest.importorskip("psutil")
 pytest.importorskip("transformers")
+pytestmark = pytest.mark.slow
 
 ROWS = 12
 

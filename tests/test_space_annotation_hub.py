@@ -3,32 +3,27 @@ as they are written, restored at start, so a restart that loses the Space's disk
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import huggingface_hub
 import pytest
 from eviscope_fixtures import hand_rows
 from forcebench_fixtures import sample_rows
-from hub_server import FakeHub, StoredFile
+from hub_server import FAKE_TOKEN, FakeHub, StoredFile
 from huggingface_hub import HfApi
 
 from eviscope.core.errors import EviScopeError
 from eviscope.space.annotation import AnnotationStore
 
-FAKE_TOKEN = "hf_" + "Fake" * 9
 RESULTS = "test/eviscope-results"
 REPO = f"datasets/{RESULTS}"
 
 
 @pytest.fixture
-def hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHub]:
-    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
-    fake = FakeHub()
-    fake.start()
-    fake.repos[REPO] = {"README.md": StoredFile(b"# results\n", lfs=False)}
-    yield fake
-    fake.stop()
+def hub(hub: FakeHub) -> FakeHub:
+    """The fake Hub holding the results dataset repo the annotations go to."""
+    hub.repos[REPO] = {"README.md": StoredFile(b"# results\n", lfs=False)}
+    return hub
 
 
 def _store(hub: FakeHub, disk: Path) -> AnnotationStore:

@@ -1,17 +1,17 @@
-"""The ``eviscope`` command line. Each subcommand lives in ``eviscope.commands.<name>``."""
+"""The ``eviscope`` command line. Each shared subcommand lives in ``eviscope.commands.<name>``; a
+benchmark's own subcommands are modules its :attr:`~eviscope.core.registry.Benchmark.commands` names."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
 from eviscope import __version__
 from eviscope.commands import (
-    attribute,
     baseline,
     build,
-    compare,
     confquestions,
     forcebench,
     release,
@@ -23,17 +23,16 @@ from eviscope.commands import (
     tiny_model,
 )
 from eviscope.core.errors import EviScopeError, plain
+from eviscope.core.registry import command_modules
 
 COMMANDS = (
     build,
     score,
-    compare,
     baseline,
     forcebench,
     run,
     tiny_model,
     confquestions,
-    attribute,
     release,
     results,
     review,
@@ -50,6 +49,8 @@ def make_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.register(subparsers)
+    for module in command_modules():
+        importlib.import_module(module).register(subparsers)
     return parser
 
 

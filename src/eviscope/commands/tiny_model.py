@@ -7,8 +7,7 @@ from pathlib import Path
 
 from eviscope.commands import add_config_argument, add_dataset_argument, add_subcommand, console
 from eviscope.core.errors import EviScopeError
-from eviscope.suites.eviscope.dataset import load_rows
-from eviscope.suites.eviscope.policies import render
+from eviscope.core.registry import for_config, task_options
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,7 +38,14 @@ def run(args: argparse.Namespace) -> int:
         raise EviScopeError(
             f"a tiny model needs torch and transformers ({err}): pip install 'eviscope[cpu]'"
         ) from None
-    rows = load_rows(args.config, args.dataset)
-    path = build_tiny_model(args.path, [render("vanilla", row) for row in rows])
+    bench = for_config(args.config)
+    task = bench.task(task_options(bench, args.config, {}), str(args.path))
+    corpus = [
+        message["content"]
+        for row in bench.load_rows(args.config, args.dataset)
+        for request in task.requests(row)
+        for message in request.messages
+    ]
+    path = build_tiny_model(args.path, corpus)
     console(stderr=True).print(f"wrote a tiny model to {path}")
     return 0

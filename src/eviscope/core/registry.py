@@ -287,6 +287,9 @@ class Benchmark(Protocol):
     """Its leaderboards on the Hub (``eviscope results``); empty: none."""
     metric: Metric | None
     """Its evaluate module and metric Space (None: it has none)."""
+    commands: tuple[str, ...]
+    """Modules of the ``eviscope`` subcommands only it offers, each with ``register(subparsers)``
+    (``eviscope compare``); the command line adds them after its own."""
 
     def load_rows(self, config: str, dataset: Path) -> list[Row]:
         """The rows of ``config`` built into ``dataset`` (a folder, or a file where the benchmark allows)."""
@@ -349,6 +352,11 @@ def for_config(config: str) -> Benchmark:
     if config not in known:
         raise EviScopeError(f"unknown config {config!r}; known: {', '.join(known)}")
     return known[config][0]
+
+
+def command_modules() -> list[str]:
+    """Every benchmark's subcommand modules, in registry order."""
+    return [module for b in benchmarks() for module in getattr(b, "commands", ())]
 
 
 def builder(bench: Benchmark) -> Builder:

@@ -58,6 +58,7 @@ class EviScope:
         Config("eviscope-xl", "squad"),
     )
     builder = "eviscope.builders.eviscope.entry:BUILDER"
+    commands = ("eviscope.suites.eviscope.commands.compare", "eviscope.suites.eviscope.commands.attribute")
     run_options = (
         RunOption("policy", "EviScope policy", default="vanilla", choices=tuple(POLICIES)),
         RunOption(

@@ -1,0 +1,1 @@
+"""The `eviscope` subcommands only EviScope offers (each registered through `Benchmark.commands`)."""
