@@ -30,6 +30,7 @@ from eviscope_fixtures import write_dataset
 from eviscope.cli import main
 from eviscope.harness import suite, tasks_path
 from eviscope.suites.eviscope.dataset import load_rows
+from eviscope.suites.eviscope.metrics import METRICS as EVISCOPE_TABLE
 from eviscope.suites.forcebench.prompts import label_set
 from eviscope.suites.forcebench.rows import read_rows
 
@@ -269,6 +270,9 @@ def test_tasks_path_lists_every_task_with_every_suite_metric(capsys: pytest.Capt
         text = (folder / template).read_text().replace("!function", "")
         listed = [m["metric"] for m in yaml.safe_load(text)["metric_list"]]
         assert listed == list(names), template
+    text = (folder / "_eviscope_template_yaml").read_text().replace("!function", "")
+    directions = {m["metric"]: m["higher_is_better"] for m in yaml.safe_load(text)["metric_list"]}
+    assert directions == {m.name: m.higher_is_better for m in EVISCOPE_TABLE if m.harness}
     assert main(["tasks", "path", "--harness", "inspect"]) == 0
     assert Path(capsys.readouterr().out.strip()).is_file()
 

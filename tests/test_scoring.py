@@ -126,3 +126,13 @@ def test_a_row_with_an_unknown_variant_is_named():
     rows[5] = {**rows[5], "variant": "noisier"}
     with pytest.raises(EviScopeError, match=r"row q2-noisy: field `variant` is 'noisier'"):
         score(rows, hand_predictions())
+
+
+def test_the_metric_table_orders_every_metric_scoring_reports() -> None:
+    from eviscope.core.metrics import names
+    from eviscope.suites.eviscope.metrics import METRICS
+    from eviscope.suites.eviscope.scoring import QUARTET_METRICS, ROW_METRICS
+
+    assert list(QUARTET_METRICS) == list(names(METRICS, level="quartet"))
+    assert names(METRICS, level="row") == ROW_METRICS
+    assert len({m.name for m in METRICS}) == len(METRICS)

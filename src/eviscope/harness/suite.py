@@ -25,8 +25,10 @@ from typing import Any
 
 from eviscope.core.errors import EviScopeError
 from eviscope.core.layout import SPLIT
+from eviscope.core.metrics import names
 from eviscope.suites.eviscope import scoring
 from eviscope.suites.eviscope.dataset import load_local
+from eviscope.suites.eviscope.metrics import METRICS as EVISCOPE_TABLE
 from eviscope.suites.eviscope.rows import SCORED_FIELDS
 from eviscope.suites.eviscope.task import EviScopeTask
 from eviscope.suites.forcebench import scoring as forcebench_scoring
@@ -48,21 +50,9 @@ EVISCOPE_CONFIGS: dict[str, str] = {
 FORCEBENCH_JUDGES: tuple[str, ...] = tuple(forcebench_scoring.PROMPT_LABELS)
 """The judge prompts, one ForceBench task each (``forcebench_<judge>``)."""
 
-USAGE_METRICS = frozenset(
-    {"avg_prompt_tokens", "avg_completion_tokens", "avg_calls", "avg_latency_s", "total_cost_usd"}
-)
-
-EVISCOPE_METRICS: tuple[str, ...] = (
-    *(m for m in scoring.ROW_METRICS if m not in USAGE_METRICS and m != "utility_per_call"),
-    *scoring.QUARTET_METRICS,
-)
-"""Every contract §4 metric a harness reports. The usage metrics (and ``utility_per_call``, which divides by
-calls) are left out: the harnesses do not report tokens, latency or cost per request."""
-
-LOWER_IS_BETTER = frozenset(
-    {"right_answer_wrong_source", "right_source_wrong_answer", "unsupported_citation_rate", "hallucination_rate",
-     "conflict_blind_answering", "mvr"}
-)  # fmt: skip
+EVISCOPE_METRICS: tuple[str, ...] = names(EVISCOPE_TABLE, harness=True)
+"""Every contract §4 metric a harness reports: the table's, less the usage metrics (and
+``utility_per_call``, which divides by calls): the harnesses see no tokens, latency or cost per request."""
 
 FORCEBENCH_METRICS: tuple[str, ...] = ("mvr", "fs")
 """Monotonicity violation rate and force sensitivity (contract §6), pooled over the run's pairs."""

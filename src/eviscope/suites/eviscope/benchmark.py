@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from rich.table import Table
 
 from eviscope.core.errors import os_error, plain
+from eviscope.core.metrics import names
 from eviscope.core.registry import (
     DEFAULT_CONFIG,
     AnnotationField,
@@ -32,6 +33,7 @@ from eviscope.core.registry import (
 )
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.error_export import failing_quartets, write_error_export
+from eviscope.suites.eviscope.metrics import METRICS
 from eviscope.suites.eviscope.policies import POLICIES
 from eviscope.suites.eviscope.predictions import Prediction, load_predictions
 from eviscope.suites.eviscope.reports import format_value, report, write_reports
@@ -45,7 +47,7 @@ from eviscope.suites.eviscope.scoring import (
 )
 from eviscope.suites.eviscope.task import EviScopeTask
 
-USAGE_METRICS = ("avg_prompt_tokens", "avg_completion_tokens", "avg_calls", "avg_latency_s", "total_cost_usd")
+USAGE_METRICS = names(METRICS, usage=True)
 """Metrics read from ``usage``: not measured when no prediction carries it."""
 
 

@@ -23,7 +23,9 @@ from typing import Any
 import numpy as np
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.metrics import names
 from eviscope.core.normalize import contains, norm
+from eviscope.suites.eviscope.metrics import METRICS
 from eviscope.suites.eviscope.predictions import Prediction, gc_paused, load_predictions
 from eviscope.suites.eviscope.rows import ACTIONS, VARIANTS
 
@@ -47,29 +49,7 @@ _ACTION_CODE: dict[str | None, int] = {**{a: i for i, a in enumerate(ACTIONS)}, 
 _VARIANT_CODE = {v: i for i, v in enumerate(VARIANTS)}
 CONFLICTING = _VARIANT_CODE["conflicting"]
 
-ROW_METRICS: tuple[str, ...] = (
-    "answer_accuracy",
-    "source_accuracy",
-    "right_answer_wrong_source",
-    "right_source_wrong_answer",
-    "unsupported_citation_rate",
-    "span_precision",
-    "span_recall",
-    "span_f1",
-    "abstention_precision",
-    "abstention_recall",
-    "abstention_f1",
-    "conflict_accuracy",
-    "conflict_blind_answering",
-    "hallucination_rate",
-    "joint_success",
-    "avg_prompt_tokens",
-    "avg_completion_tokens",
-    "avg_calls",
-    "avg_latency_s",
-    "total_cost_usd",
-    "utility_per_call",
-)
+ROW_METRICS: tuple[str, ...] = names(METRICS, level="row")
 """Row-level metrics of contract §4, in its order."""
 
 QUARTET_METRICS: dict[str, tuple[str, ...]] = {
@@ -78,14 +58,10 @@ QUARTET_METRICS: dict[str, tuple[str, ...]] = {
     "conflict_sensitivity": ("sufficient", "conflicting"),
     "quartet_consistency": VARIANTS,
 }
-"""Each quartet metric and the variants whose rows must all succeed for a quartet to count."""
+"""Each quartet metric and the variants whose rows must all succeed for a quartet to count (the keys
+are the table's quartet metrics, in its order: ``tests/test_scoring.py`` checks it)."""
 
-QUARTET_ABBREVIATIONS = {
-    "evidence_removal_sensitivity": "ERS",
-    "noise_robustness": "NR",
-    "conflict_sensitivity": "CS",
-    "quartet_consistency": "QCS",
-}
+QUARTET_ABBREVIATIONS = {m.name: m.abbreviation for m in METRICS if m.level == "quartet"}
 
 _USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "calls", "latency_s", "cost_usd")
 
