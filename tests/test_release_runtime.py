@@ -63,7 +63,7 @@ def test_the_dry_run_starts_every_staged_space_and_loads_every_metric(
     assert notes.count("/compute through gradio_client equals the staged module") == 2
     for metric in ("test/eviscope_metric", "test/forcebench"):
         assert f'evaluate.load("{metric}") through evaluate\'s hub path computes the same' in notes
-    assert "/browse shows 160 rows of eviscope-v1.1; /submit recorded the oracle" in notes
+    assert "/browse shows 160 rows of eviscope-v1.1; /submit recorded the example predictions" in notes
 
 
 @pytest.fixture
