@@ -121,7 +121,8 @@ def test_valid_submission_is_scored_by_the_library_and_on_the_leaderboard(
     )
     assert status.startswith("Recorded **lexical**")
     expected = score(load_rows(CONFIG, built_dataset), files["lexical"]).overall
-    assert f"| quartet_consistency (QCS) | {expected['quartet_consistency']:.3f} |" in report
+    qcs = f"{expected['quartet_consistency']:.3f}"
+    assert re.search(rf"^\| quartet_consistency \(QCS\) +\| {qcs} +\|", report, flags=re.MULTILINE)
     assert len(plots) == 2 and all(Path(p["image"]).stat().st_size > 0 for p in plots)
     line = board(client, CONFIG)["lexical"]
     assert line[1] == round(expected["joint_success"], 3)

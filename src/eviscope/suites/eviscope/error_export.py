@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from eviscope.core.tables import markdown_table
 from eviscope.suites.eviscope.predictions import Prediction
 from eviscope.suites.eviscope.rows import VARIANTS
 from eviscope.suites.eviscope.scoring import Scores
@@ -87,14 +88,15 @@ def errors_markdown(records: Sequence[Mapping[str, Any]], title: str = "Failing 
             f"Gold: {_cell(rec['answers'])}; conflict answer: {_cell(rec['conflict_answer'])}; "
             f"failed: {', '.join(rec['failed_variants'])}",
             "",
-            "| | " + " | ".join(VARIANTS) + " |",
-            "| --- |" + " --- |" * len(VARIANTS),
+            markdown_table(
+                ["", *VARIANTS],
+                [
+                    [label, *(_cell(rec["rows"][v][field]) for v in VARIANTS)]
+                    for label, field in _MARKDOWN_FIELDS
+                ],
+            ),
+            "",
         ]
-        out += [
-            f"| {label} | " + " | ".join(_cell(rec["rows"][v][field]) for v in VARIANTS) + " |"
-            for label, field in _MARKDOWN_FIELDS
-        ]
-        out.append("")
     return "\n".join(out)
 
 

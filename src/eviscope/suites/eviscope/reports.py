@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from eviscope.core.tables import markdown_table
 from eviscope.suites.eviscope.rows import ACTIONS, EXPECTED_ACTION, VARIANTS
 from eviscope.suites.eviscope.scoring import QUARTET_ABBREVIATIONS, QUARTET_METRICS, ROW_METRICS, Scores
 
@@ -37,11 +38,7 @@ def format_value(value: float | None) -> str:
 
 
 def _table(header: list[str], lines: list[list[str]]) -> list[str]:
-    return [
-        "| " + " | ".join(header) + " |",
-        "|" + "|".join(" --- " for _ in header) + "|",
-        *("| " + " | ".join(cells) + " |" for cells in lines),
-    ]
+    return markdown_table(header, lines).splitlines()
 
 
 def markdown_report(rep: dict[str, Any], plots: dict[str, str] | None = None) -> str:
