@@ -29,9 +29,12 @@ rule                      read as not believable
 
 *Tied to the answer* are every sentence of the support paragraph and every sentence of the article
 that names one of the names of the answer's sentence or of the question: a capitalised word that the
-article also writes capitalised inside a sentence ("Luther", "Kublai", "Tesla"). In a biography the
-subject is named in most sentences, so the alternative keeps its place in the whole life; in a
-survey article only the sentences on the same people, places and works count.
+article also writes capitalised inside a sentence ("Luther", "Kublai", "Tesla"). A name in a fifth
+of the article's sentences or more is the article's topic ("Harvard", "Warsaw"); it ties sentences
+only where it names a person (spaCy's entities), or where the answer's sentence and the question
+name nothing else ("the series' revival"). In a biography the subject is named in most sentences, so
+the alternative keeps its place in the whole life; in a survey article only the sentences on the
+same people, places and works count.
 
 A year is the span of its days and a date the days it covers (:mod:`~eviscope.builders.eviscope.date_forms`).
 An alternative keeps its *order* to a date when it ends before, starts after, or overlaps the date
@@ -59,7 +62,7 @@ from eviscope.suites.eviscope.squad_source import Squad
 
 RULES: dict[str, str] = {
     "restated_in_article": "the article states the answer again, outside the passage, in a sentence "
-    "on the same event (it holds the answer and shares at least three content words with the "
+    "on the same event (it holds the answer and shares at least two content words with the "
     "answer's sentence), so any alternative contradicts it",
     "date_order_passage": "the alternative year or date leaves its order to a date of the passage, "
     "the ends of short ranges ('1709–13' ends in 1713) included",
@@ -96,6 +99,9 @@ _COUNT = re.compile(
 )
 """A number and the one or two lower-case words after it ("12 nuns", "three art museums")."""
 _NOUN_AFTER = re.compile(r"^\s+((?:[a-z][\w-]*\s+)?[a-z][\w-]*)")
+RESTATED_WORDS = 2
+"""A sentence that holds the answer (its year, for a date) and shares this many content words with the
+answer's sentence restates it ("Following the series revival in 2005")."""
 SMALL_COUNT = 20
 """The largest count that a passage may go on to enumerate."""
 
@@ -233,11 +239,12 @@ class Article:
                 for word in _CAPITALISED.findall(squad.paragraphs[i].context[start:end]):
                     labels.setdefault(_name(word), Counter())[label == "PERSON"] += 1
         share = Counter(name for sentence in self.sentences for name in sentence.names)
+        self.every_topic = frozenset(n for n, k in share.items() if k >= TOPIC_SHARE * len(self.sentences))
+        """The article's topic names ("Luther", "Harvard"): no sign that two sentences tell one event."""
         self.topic = frozenset(
             name
-            for name, n in share.items()
-            if n >= TOPIC_SHARE * len(self.sentences)
-            and not (name in labels and labels[name][True] > labels[name][False])
+            for name in self.every_topic
+            if not (name in labels and labels[name][True] > labels[name][False])
         )
         """The article's topic names that name no person: they tie no sentences."""
 
@@ -253,6 +260,8 @@ class Article:
         article's other paragraphs (those that name a name of the answer's sentence or question)."""
         own = self.sentence_of(answer.paragraph, answer.start)
         names = (own.names | self.names(answer.question)) - self.topic
+        if not names:  # the answer's sentence is about the topic itself ("the series' revival")
+            names = own.names | self.names(answer.question)
         passage = [s for s in self.sentences if s.paragraph == answer.paragraph and s is not own]
         rest = [s for s in self.sentences if s.paragraph != answer.paragraph and s.names & names]
         return own, passage, rest
@@ -309,11 +318,12 @@ class Believability:
         """A rule that rejects every alternative of the question."""
         if answer.kind not in {"year", "date", "quantity"}:
             return None
-        own, passage, rest = self.article(answer.paragraph).tied(answer)
+        article = self.article(answer.paragraph)
+        own, passage, rest = article.tied(answer)
         held = _answer_span(answer.core)
-        words = own.words - set(tokens(answer.core))
+        words = own.words - set(tokens(answer.core)) - article.every_topic
         for sentence in rest:
-            if len(sentence.words & words) < 3:
+            if len(sentence.words & words) < RESTATED_WORDS:
                 continue
             if held is not None:
                 if any(_order(held, span) == "=" for _, _, span in date_spans(sentence.text)):

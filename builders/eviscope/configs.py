@@ -61,7 +61,7 @@ EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
             q.QuartetParams(n_quartets=40, per_article_cap=3, first_release=True),
             False,
         ),
-        EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=470, per_article_cap=30), False),
+        EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=450, per_article_cap=30), False),
     )
 }
 
