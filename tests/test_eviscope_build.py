@@ -258,12 +258,18 @@ def test_committed_card_declares_what_the_build_writes(built_dataset: Path, repo
 
     assert header(built_dataset / "README.md") == header(REPO / "dataset" / "README.md")
     body = (REPO / "dataset" / "README.md").read_text()
+    text = " ".join(body.split())
     for number, lint in enumerate(LINTS, 1):
         cells = [
             f"{report['configs'][c]['lint_pass'][lint]}/{report['configs'][c]['quartets']}" for c in CONFIGS
         ]
         assert f"| {number}. {lint} | " + " | ".join(cells) + " |" in body
-    assert f"{report['eligible_questions']:,} of the {report['questions_scanned']:,} dev questions" in body
+    assert f"{report['eligible_questions']:,} of the {report['questions_scanned']:,} dev questions" in text
+    counts = report["believability"]["questions"]
+    for rule in RULES:
+        drawn = [report["configs"][c]["believability"]["rules"][rule]["removed"] for c in CONFIGS[1:]]
+        cells = [counts[rule]["removed"], counts[rule]["replaced"], *drawn]
+        assert f"| `{rule}` | " + " | ".join(map(str, cells)) + " |" in body
 
 
 def test_a_wrong_row_count_fails_at_load(built_dataset: Path, tmp_path: Path) -> None:
