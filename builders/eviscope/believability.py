@@ -49,6 +49,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import NamedTuple
 
 from dateutil.parser import parserinfo
@@ -142,7 +143,8 @@ def keeps_order(old: Span, new: Span, other: Span) -> bool:
     return _order(new, other) == before
 
 
-def date_spans(text: str) -> list[tuple[int, int, Span]]:
+@lru_cache(maxsize=32768)
+def date_spans(text: str) -> tuple[tuple[int, int, Span], ...]:
     """``(start, end, span)`` of every dated mention of ``text`` (no yearless day, no bare ordinal),
     and of the last year of every short range ("1709–13" gives 1709 and 1713).
 
@@ -159,7 +161,7 @@ def date_spans(text: str) -> list[tuple[int, int, Span]]:
         last = int(match[1][:2] + match[2])
         if last > first:
             found.append((match.start(2), match.end(2), _year_span(last)))
-    return found
+    return tuple(found)
 
 
 def _answer_span(core: str) -> Span | None:
@@ -173,14 +175,15 @@ def _answer_span(core: str) -> Span | None:
     return parsed.first, parsed.last
 
 
-def ordinals(text: str) -> list[int]:
+@lru_cache(maxsize=32768)
+def ordinals(text: str) -> tuple[int, ...]:
     """Every ordinal of ``text`` from "second" ("27th", "twenty-first"; "first" is too often no count).
 
     >>> ordinals("a planned 27th series, the second and 1st")
-    [27, 2]
+    (27, 2)
     """
     values = [int(m[1]) for m in _ORDINAL_DIGITS.finditer(text) if int(m[1]) > 1]
-    return values + [ORDINAL_WORDS.index(m[1].lower()) + 1 for m in _ORDINAL_WORD.finditer(text)]
+    return (*values, *(ORDINAL_WORDS.index(m[1].lower()) + 1 for m in _ORDINAL_WORD.finditer(text)))
 
 
 @dataclass(frozen=True)
@@ -190,7 +193,6 @@ class _Sentence:
     end: int
     text: str
     names: frozenset[str]
-    words: frozenset[str]
 
 
 class Finding(NamedTuple):
@@ -230,8 +232,7 @@ class Article:
         self.vocabulary = frozenset(inside - QUESTION_WORDS - _CALENDAR)
         """Capitalised words the article writes inside a sentence: names, or parts of names."""
         self.sentences = [
-            _Sentence(i, s, e, text, self.names(text), _content_words(text))
-            for (i, s, e), text in zip(spans, texts, strict=True)
+            _Sentence(i, s, e, text, self.names(text)) for (i, s, e), text in zip(spans, texts, strict=True)
         ]
         labels: dict[str, Counter[bool]] = {}
         for i in paragraphs:
@@ -247,6 +248,7 @@ class Article:
             if not (name in labels and labels[name][True] > labels[name][False])
         )
         """The article's topic names that name no person: they tie no sentences."""
+        self._tied: dict[Answer, tuple[_Sentence, list[_Sentence], list[_Sentence]]] = {}
 
     def names(self, text: str) -> frozenset[str]:
         """The article's names that ``text`` writes capitalised."""
@@ -258,6 +260,11 @@ class Article:
     def tied(self, answer: Answer) -> tuple[_Sentence, list[_Sentence], list[_Sentence]]:
         """The answer's sentence, the other sentences of its paragraph, and the tied sentences of the
         article's other paragraphs (those that name a name of the answer's sentence or question)."""
+        if answer not in self._tied:
+            self._tied[answer] = self._find_tied(answer)
+        return self._tied[answer]
+
+    def _find_tied(self, answer: Answer) -> tuple[_Sentence, list[_Sentence], list[_Sentence]]:
         own = self.sentence_of(answer.paragraph, answer.start)
         names = (own.names | self.names(answer.question)) - self.topic
         if not names:  # the answer's sentence is about the topic itself ("the series' revival")
@@ -271,7 +278,9 @@ def _name(word: str) -> str:
     return _POSSESSIVE.sub("", word).lower()
 
 
-def _content_words(text: str) -> frozenset[str]:
+@lru_cache(maxsize=32768)
+def content_words(text: str) -> frozenset[str]:
+    """The words of ``text`` that say what it is about: no stopword, number or calendar name."""
     return frozenset(
         w for w in tokens(text) if len(w) >= 3 and not w.isdigit() and w not in QUESTION_WORDS | _CALENDAR
     )
@@ -321,9 +330,9 @@ class Believability:
         article = self.article(answer.paragraph)
         own, passage, rest = article.tied(answer)
         held = _answer_span(answer.core)
-        words = own.words - set(tokens(answer.core)) - article.every_topic
+        words = content_words(own.text) - set(tokens(answer.core)) - article.every_topic
         for sentence in rest:
-            if len(sentence.words & words) < RESTATED_WORDS:
+            if len(content_words(sentence.text) & words) < RESTATED_WORDS:
                 continue
             if held is not None:
                 if any(_order(held, span) == "=" for _, _, span in date_spans(sentence.text)):
