@@ -32,7 +32,8 @@ that names one of the names of the answer's sentence or of the question: a capit
 article also writes capitalised inside a sentence ("Luther", "Kublai", "Tesla"). A name in a fifth
 of the article's sentences or more is the article's topic ("Harvard", "Warsaw"); it ties sentences
 only where it names a person (spaCy's entities), or where the answer's sentence and the question
-name nothing else ("the series' revival"). In a biography the subject is named in most sentences, so
+name nothing else ("the series' revival"; where they name nothing at all, "the plugs-out test", the
+article's topic names tie). In a biography the subject is named in most sentences, so
 the alternative keeps its place in the whole life; in a survey article only the sentences on the
 same people, places and works count.
 
@@ -268,7 +269,7 @@ class Article:
         own = self.sentence_of(answer.paragraph, answer.start)
         names = (own.names | self.names(answer.question)) - self.topic
         if not names:  # the answer's sentence is about the topic itself ("the series' revival")
-            names = own.names | self.names(answer.question)
+            names = own.names | self.names(answer.question) or self.every_topic
         passage = [s for s in self.sentences if s.paragraph == answer.paragraph and s is not own]
         rest = [s for s in self.sentences if s.paragraph != answer.paragraph and s.names & names]
         return own, passage, rest
