@@ -54,8 +54,8 @@ def test_v11_loads_offline_with_160_rows_and_the_spec_features(configs: dict[str
 
 def test_sizes_of_every_config(configs: dict[str, Dataset]) -> None:
     assert configs["eviscope-v1"].num_rows == 160
-    assert configs["eviscope-xl"].num_rows == 4 * 450
-    assert len(set(configs["eviscope-xl"]["quartet_id"])) == 450
+    assert configs["eviscope-xl"].num_rows == 4 * 440
+    assert len(set(configs["eviscope-xl"]["quartet_id"])) == 440
 
 
 @pytest.mark.parametrize("config", CONFIGS)

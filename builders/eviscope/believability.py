@@ -14,6 +14,9 @@ rule                      read as not believable
 ``date_order_passage``    a year or date that leaves its place among the passage's dates, the ends of
                           short ranges included ("an epidemic of 1709–13" ends in 1713, so the last
                           epidemic cannot move from 1720 to 1710)
+``date_span_passage``     a year or date in a passage whose other sentence gives a span of years
+                          beside a year ("He finished a four-year term in three years, graduating
+                          in 1873"): the arithmetic may tie the answer to it
 ``date_order_article``    a year or date that crosses a date of a sentence of the article tied to it
                           (Luther's nuns "April 1523 → 1516", before his 95 Theses of 1517; Kublai
                           moving his capital "1264 → 1255", before his return of 1260; the Westinghouse
@@ -68,6 +71,8 @@ RULES: dict[str, str] = {
     "answer's sentence), so any alternative contradicts it",
     "date_order_passage": "the alternative year or date leaves its order to a date of the passage, "
     "the ends of short ranges ('1709–13' ends in 1713) included",
+    "date_span_passage": "another sentence of the passage gives a span of years beside a year (a "
+    "four-year term in three years, graduating in 1873), which the arithmetic may tie to the answer",
     "date_order_article": "the alternative year or date crosses a date of a sentence of the article "
     "tied to it (one that names a name of the answer's sentence or of the question)",
     "count_enumerated": "the passage enumerates what the count counts (First… Second… Lastly, or a "
@@ -100,6 +105,10 @@ _COUNT = re.compile(
     r"(?P<after>(?:\s+[a-z][\w-]*){1,2})"
 )
 """A number and the one or two lower-case words after it ("12 nuns", "three art museums")."""
+_YEARS_SPAN = re.compile(
+    r"\b(?:\d+|a|an|" + "|".join(NUMBER_WORDS) + r")[ -](?:years?|decades?)\b(?! old| ago)", re.IGNORECASE
+)
+"""A span of years ("three years", "a four-year term", "two decades"), not an age or a time before now."""
 _NOUN_AFTER = re.compile(r"^\s+((?:[a-z][\w-]*\s+)?[a-z][\w-]*)")
 RESTATED_WORDS = 2
 """A sentence that holds the answer (its year, for a date) and shares this many content words with the
@@ -340,6 +349,10 @@ class Believability:
                     return Finding("restated_in_article", sentence.text)
             elif contains(sentence.text, answer.core):
                 return Finding("restated_in_article", sentence.text)
+        if held is not None:
+            for sentence in passage:
+                if _YEARS_SPAN.search(sentence.text) and date_spans(sentence.text):
+                    return Finding("date_span_passage", sentence.text)
         if answer.kind != "quantity":
             return None
         value = number_value(answer.core)

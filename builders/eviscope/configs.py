@@ -4,7 +4,7 @@
 | --- | --- | --- | --- |
 | ``eviscope-v1`` | 40 | 3 | legacy (unrepaired) |
 | ``eviscope-v1.1`` | 40 | 3 | repaired: passes all six lints |
-| ``eviscope-xl`` | 450 | 30 | repaired: passes all six lints and the rules of believability |
+| ``eviscope-xl`` | 440 | 30 | repaired: passes all six lints and the rules of believability |
 
 ``v1`` and ``v1.1`` draw with the same seed and ``first_release``: no date answers and no conflict
 passage that drops the support's cue sentences. ``v1`` is the legacy construction: it draws from
@@ -12,9 +12,9 @@ every question whose first alternative passes the six lints, as its first releas
 quartets stay byte-identical. ``v1.1`` draws only questions whose alternative is also believable
 against the whole article (:mod:`eviscope.builders.eviscope.believability`), so it keeps the quartets
 of ``v1`` that have one and redraws the others (the report's ``believability`` counts both).
-``eviscope-xl`` draws 450 quartets from the whole dev set under all of the builder's rules, with the
+``eviscope-xl`` draws 440 quartets from the whole dev set under all of the builder's rules, with the
 cap raised to 30 per article (the dev set has 48 articles), so that paired tests have power where 40
-quartets have none. 450 is about what the eligible questions allow under that cap (458 can be
+quartets have none. 440 is about what the eligible questions allow under that cap (449 can be
 drawn), since a base question needs a same-type alternative that a reader of the article believes;
 it was 1,000 when any name of the same string form passed, 580 before the rules of believability.
 """
@@ -64,7 +64,7 @@ EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
             q.QuartetParams(n_quartets=40, per_article_cap=3, first_release=True),
             False,
         ),
-        EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=450, per_article_cap=30), False),
+        EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=440, per_article_cap=30), False),
     )
 }
 
