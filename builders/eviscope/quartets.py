@@ -13,7 +13,10 @@ them with the same seed:
    sentences that hold one (:func:`_cue_problem`); a believable same-type alternative exists
    (:func:`_alternatives`) and the repaired conflict passage passes all six lints; and a *related*
    passage exists: the paragraph of the same article that BM25 ranks highest for the question among
-   those that hold no gold alias.
+   those that hold no gold alias. Its alternative must also be believable against the whole article
+   (:mod:`~eviscope.builders.eviscope.believability`): where the first alternative that passes the
+   lints is not, the next that passes both is taken, and a question with none is drawn only by the
+   legacy construction (``v1``).
 2. **Selected.** The eligible questions are ordered by ``sha256(f"{seed}:{question id}")`` and taken
    in that order while their article has fewer than ``per_article_cap`` quartets, until ``n_quartets``
    (with ``first_release``, as in ``v1`` and ``v1.1``, only what the first release's construction
