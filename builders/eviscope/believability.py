@@ -284,7 +284,9 @@ class Article:
         return own, passage, rest
 
 
+@lru_cache(maxsize=65536)
 def _name(word: str) -> str:
+    """``word`` lower-cased, less a possessive ending ("Tesla's" is "tesla")."""
     return _POSSESSIVE.sub("", word).lower()
 
 
