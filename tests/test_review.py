@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,27 @@ from eviscope.core.errors import EviScopeError
 from eviscope.suites.eviscope.review import CRITERIA, agreement, conflict_sheet, read_sheet, write_sheet
 
 ROWS = [row for n in range(1, 7) for row in quartet(n, str(1900 + n), str(1950 + n))]
+
+
+def _articles(n: int) -> list[str]:
+    """Article ``n``: its support paragraph between a dated, a numbered and an undated paragraph."""
+    return [
+        f"The town of {n} was founded in 1890. Its people farmed.",
+        f"Intro {n}. The event number {n} happened in {1900 + n} after long delays. More text.",
+        f"Nobody came back. Three bridges were built later. The mayor of {n} resigned in 1930.",
+    ]
+
+
+ARTICLES = {f"Article {n}": _articles(n) for n in range(1, 7)}
+
+
+def _squad_file(path: Path) -> Path:
+    data = [
+        {"title": title, "paragraphs": [{"context": text, "qas": []} for text in paragraphs]}
+        for title, paragraphs in ARTICLES.items()
+    ]
+    path.write_text(json.dumps({"data": data, "version": "1.1"}), encoding="utf-8")
+    return path
 
 
 def test_the_sheet_is_blind_and_holds_the_edited_sentence() -> None:
@@ -26,6 +48,32 @@ def test_the_sheet_is_blind_and_holds_the_edited_sentence() -> None:
         assert all(item[c] == "" for c in CRITERIA)
     # No gold labels on the sheet: neither the expected action nor which passage is the conflict.
     assert not {"expected_action", "conflict_answer", "conflicting_doc_ids"} & set(items[0])
+
+
+def test_the_sheet_puts_the_whole_article_at_hand(tmp_path: Path) -> None:
+    # The reader checks the edit against the article: the edited passage, the article's other dated
+    # or numbered sentences (not the support's, not the undated ones) and the whole article.
+    items = conflict_sheet(ROWS, articles=ARTICLES)
+    item = next(i for i in items if i["id"] == "q2-conflicting")
+    assert item["passage"] == "Intro 2. The event number 2 happened in 1952 after long delays. More text."
+    assert item["article_sentences"] == [
+        (1, "The town of 2 was founded in 1890."),
+        (3, "Three bridges were built later."),
+        (3, "The mayor of 2 resigned in 1930."),
+    ]
+    files = write_sheet(items, tmp_path / "sheet", ARTICLES)
+    sheet = files.markdown.read_text()
+    assert "- [¶1] The town of 2 was founded in 1890." in sheet
+    assert "Nobody came back." not in sheet
+    assert "Article 2" in files.articles.read_text() and "Nobody came back." in files.articles.read_text()
+    # The fingerprint is that of the text marked, so marks made without the article still hold.
+    assert (
+        item["fingerprint"] == next(i for i in conflict_sheet(ROWS) if i["id"] == item["id"])["fingerprint"]
+    )
+    with pytest.raises(
+        EviScopeError, match="row q1-conflicting: article 'Article 1' is not in the SQuAD source"
+    ):
+        conflict_sheet(ROWS, articles={})
 
 
 def test_the_edited_sentence_is_whole_across_abbreviations() -> None:
@@ -67,8 +115,8 @@ def _write(path: Path, rows: list[dict]) -> None:
 
 
 def test_filled_sheets_give_counts_passes_and_kappa(tmp_path: Path) -> None:
-    a, _ = write_sheet(conflict_sheet(ROWS), tmp_path / "a")
-    b, _ = write_sheet(conflict_sheet(ROWS, seed=3), tmp_path / "b")
+    a = write_sheet(conflict_sheet(ROWS), tmp_path / "a").csv
+    b = write_sheet(conflict_sheet(ROWS, seed=3), tmp_path / "b").csv
     _fill(a, {"q1-conflicting": ("no", "no", "yes"), "q2-conflicting": ("yes", "no", "yes")})
     _fill(b, {"q1-conflicting": ("no", "yes", "yes"), "q2-conflicting": ("yes", "no", "yes")})
     report = agreement({"a": read_sheet(a), "b": read_sheet(b)})
@@ -88,7 +136,7 @@ def test_filled_sheets_give_counts_passes_and_kappa(tmp_path: Path) -> None:
 
 
 def test_an_unfilled_mark_names_its_item(tmp_path: Path) -> None:
-    sheet, _ = write_sheet(conflict_sheet(ROWS), tmp_path / "sheet")
+    sheet = write_sheet(conflict_sheet(ROWS), tmp_path / "sheet").csv
     with pytest.raises(EviScopeError, match=r"item 1 \(q\d-conflicting\): same_type is '', not yes/no"):
         read_sheet(sheet)
 
@@ -96,17 +144,16 @@ def test_an_unfilled_mark_names_its_item(tmp_path: Path) -> None:
 def test_review_commands_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     dataset = write_dataset(tmp_path / "ds", "eviscope-v1.1", ROWS)
     out = tmp_path / "sheets" / "eviscope-v1.1-conflicts"  # a dot in the name is not a suffix
-    assert (
-        main(
-            ["review", "conflicts", "--config", "eviscope-v1.1", "--dataset", str(dataset), "--out", str(out)]
-        )
-        == 0
-    )
+    squad = ["--squad", str(_squad_file(tmp_path / "squad.json"))]
+    args = ["review", "conflicts", "--config", "eviscope-v1.1", "--dataset", str(dataset), "--out", str(out)]
+    assert main([*args, *squad]) == 0
     sheet, markdown = (
         tmp_path / "sheets" / "eviscope-v1.1-conflicts.csv",
         tmp_path / "sheets" / "eviscope-v1.1-conflicts.md",
     )
     assert markdown.read_text().count("**Edited:**") == 6
+    assert markdown.read_text().count("**The article's other sentences with a date or a number:**") == 6
+    assert (tmp_path / "sheets" / "eviscope-v1.1-conflicts.articles.md").exists()
     _fill(sheet, {"q3-conflicting": ("yes", "yes", "no")})
     assert main(["review", "agreement", str(sheet)]) == 0
     assert "pass 5/6" in capsys.readouterr().out
@@ -119,12 +166,9 @@ def test_marks_of_a_passage_that_changed_are_refused_as_stale(
 ) -> None:
     sheet = tmp_path / "v11"  # no dot: the sheet is v11.csv
     built = write_dataset(tmp_path / "ds", "eviscope-v1.1", ROWS)
-    assert (
-        main(
-            ["review", "conflicts", "--config", "eviscope-v1.1", "--dataset", str(built), "--out", str(sheet)]
-        )
-        == 0
-    )
+    squad = ["--squad", str(_squad_file(tmp_path / "squad.json"))]
+    args = ["review", "conflicts", "--config", "eviscope-v1.1", "--dataset", str(built), "--out", str(sheet)]
+    assert main([*args, *squad]) == 0
     _fill(sheet.with_suffix(".csv"), {})
     check = ["review", "agreement", str(sheet.with_suffix(".csv")), "--config", "eviscope-v1.1"]
     assert main([*check, "--dataset", str(built)]) == 0

@@ -4,16 +4,19 @@
 | --- | --- | --- | --- |
 | ``eviscope-v1`` | 40 | 3 | legacy (unrepaired) |
 | ``eviscope-v1.1`` | 40 | 3 | repaired: passes all six lints |
-| ``eviscope-xl`` | 580 | 30 | repaired: passes all six lints |
+| ``eviscope-xl`` | 440 | 30 | repaired: passes all six lints and the rules of believability |
 
-``v1`` and ``v1.1`` draw the same 40 quartets with the same seed and differ only in their conflict
-rows. They draw with ``first_release``: no date answers and no conflict passage that drops the
-support's cue sentences, so they keep the quartets of their first release. ``eviscope-xl`` draws 580
-quartets from the whole dev set under all of the builder's rules, with the cap raised to 30 per
-article (the dev set has 48 articles), so that paired tests have power where 40 quartets have none.
-580 is about what the eligible questions allow under that cap (590 can be drawn), since a base
-question needs a believable same-type alternative (see :mod:`eviscope.builders.eviscope.quartets`);
-it was 1,000 when any name of the same string form passed.
+``v1`` and ``v1.1`` draw with the same seed and ``first_release``: no date answers and no conflict
+passage that drops the support's cue sentences. ``v1`` is the legacy construction: it draws from
+every question whose first alternative passes the six lints, as its first release did, so its 40
+quartets stay byte-identical. ``v1.1`` draws only questions whose alternative is also believable
+against the whole article (:mod:`eviscope.builders.eviscope.believability`), so it keeps the quartets
+of ``v1`` that have one and redraws the others (the report's ``believability`` counts both).
+``eviscope-xl`` draws 440 quartets from the whole dev set under all of the builder's rules, with the
+cap raised to 30 per article (the dev set has 48 articles), so that paired tests have power where 40
+quartets have none. 440 is about what the eligible questions allow under that cap (449 can be
+drawn), since a base question needs a same-type alternative that a reader of the article believes;
+it was 1,000 when any name of the same string form passed, 580 before the rules of believability.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from eviscope.builders.eviscope.answer_types import (
     model_version,
     typer_accuracy,
 )
+from eviscope.builders.eviscope.believability import RULES, Believability
 from eviscope.builders.eviscope.conflict_lints import LINTS
 from eviscope.builders.parquet_split import write_split
 from eviscope.suites.eviscope.row_context import contextualize_rows, squad_articles
@@ -60,7 +64,7 @@ EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
             q.QuartetParams(n_quartets=40, per_article_cap=3, first_release=True),
             False,
         ),
-        EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=580, per_article_cap=30), False),
+        EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=440, per_article_cap=30), False),
     )
 }
 
@@ -81,12 +85,16 @@ def build_eviscope(
     schema are unchanged, and the report says which documents the guard left without neighbours.
     """
     candidates, rejected, entities = q.find_candidates(squad, seed, progress)
+    believable = [c for c in candidates if c.believable]
+    checker = Believability(squad, entities)
     report: dict = {
         "seed": seed,
         "source": {"origin": squad.origin, "checksum": squad.checksum},
         "questions_scanned": len(squad.questions),
-        "eligible_questions": len(candidates),
+        "eligible_questions": len(believable),
+        "eligible_questions_legacy": len(candidates),
         "rejected": dict(sorted(rejected.items())),
+        "believability": believability_counts(candidates),
         "answer_typer": {
             "model": f"spaCy {ENTITY_MODEL} {model_version()}",
             "licence": ENTITY_MODEL_LICENSE,
@@ -94,14 +102,16 @@ def build_eviscope(
         },
         "configs": {},
     }
-    drawn: dict[q.QuartetParams, list[q.Quartet]] = {}
+    drawn: dict[tuple[q.QuartetParams, bool], list[q.Quartet]] = {}
     articles = squad_articles(squad) if contextualize else {}
     for name in names:
         config = EVISCOPE_CONFIGS[name]
-        if config.params not in drawn:
-            chosen = q.select(candidates, config.params, seed)
-            drawn[config.params] = q.make_quartets(squad, chosen, seed)
-        quartets = drawn[config.params]
+        key = (config.params, config.legacy_conflicts)
+        if key not in drawn:
+            # The legacy construction (v1) draws as before the rules of believability existed.
+            pool = candidates if config.legacy_conflicts else believable
+            drawn[key] = q.make_quartets(squad, q.select(pool, config.params, seed), seed)
+        quartets = drawn[key]
         rows = [
             row
             for quartet in quartets
@@ -126,6 +136,34 @@ def build_eviscope(
             "same_type_pass": sum(r["same_type"]["ok"] for r in lints),
             "lint_rows": lints,
         }
+        if not config.legacy_conflicts:
+            previous = q.select(candidates, config.params, seed)
+            report["configs"][name]["believability"] = believability_counts(previous, len(quartets))
+            report["configs"][name]["believable_pass"] = sum(
+                checker.problem(q.answer_of(squad, c), c.conflict_answer) is None
+                for c in (quartet.candidate for quartet in quartets)
+            )
         if context is not None:
             report["configs"][name]["contextualization"] = context.to_dict()
     return report
+
+
+def believability_counts(candidates: list[q.Candidate], drawn: int | None = None) -> dict:
+    """Per rule of :data:`~eviscope.builders.eviscope.believability.RULES`: how many of ``candidates``
+    it leaves without a believable alternative (``removed``) and how many it gives another one
+    (``replaced``: the first alternative that passes the six lints was not believable).
+
+    With ``drawn`` (a config's draw, where ``candidates`` is what the config drew without the rules),
+    also how many of those quartets the config keeps.
+    """
+    counts = {
+        rule: {
+            "removed": sum(c.unbelievable == rule and not c.believable for c in candidates),
+            "replaced": sum(c.unbelievable == rule and c.believable for c in candidates),
+        }
+        for rule in RULES
+    }
+    if drawn is None:
+        return {"rules": RULES, "questions": counts}
+    kept = sum(c.believable for c in candidates)
+    return {"without_the_rules": len(candidates), "kept": kept, "redrawn": drawn - kept, "rules": counts}

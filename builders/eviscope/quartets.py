@@ -13,7 +13,10 @@ them with the same seed:
    sentences that hold one (:func:`_cue_problem`); a believable same-type alternative exists
    (:func:`_alternatives`) and the repaired conflict passage passes all six lints; and a *related*
    passage exists: the paragraph of the same article that BM25 ranks highest for the question among
-   those that hold no gold alias.
+   those that hold no gold alias. Its alternative must also be believable against the whole article
+   (:mod:`~eviscope.builders.eviscope.believability`): where the first alternative that passes the
+   lints is not, the next that passes both is taken, and a question with none is drawn only by the
+   legacy construction (``v1``).
 2. **Selected.** The eligible questions are ordered by ``sha256(f"{seed}:{question id}")`` and taken
    in that order while their article has fewer than ``per_article_cap`` quartets, until ``n_quartets``
    (with ``first_release``, as in ``v1`` and ``v1.1``, only what the first release's construction
@@ -57,6 +60,7 @@ from eviscope.builders.eviscope.answer_types import (
     article_labels,
     paragraph_entities,
 )
+from eviscope.builders.eviscope.believability import Answer, Believability
 from eviscope.builders.eviscope.conflict_edits import legacy_conflict, repaired_conflict
 from eviscope.builders.eviscope.conflict_lints import (
     ConflictCase,
@@ -101,6 +105,13 @@ class Candidate:
     conflict_answer: str
     drops_cue_sentences: bool
     """The conflict passage is made on the support less its sentences that hold a conflict cue."""
+    unbelievable: str | None = None
+    """The rule of :data:`~eviscope.builders.eviscope.believability.RULES` that rejects the alternative
+    the six lints alone would take (the first that passes them), or ``None``."""
+    believable: bool = True
+    """An alternative passes the six lints and every rule of believability against the article
+    (:attr:`conflict_answer` is it); else the question is drawn only by the legacy construction
+    (``v1``), whose conflict passage is not this one."""
 
 
 @dataclass(frozen=True)
@@ -448,14 +459,17 @@ def find_candidates(
 
     names = _NamePool(squad, entities)
     retriever = _RelatedPassages(squad)
+    believability = Believability(squad, entities)
 
     candidates: list[Candidate] = []
     for item in eligible:
-        made = _make_candidate(squad, item, seed, names, retriever)
+        made = _make_candidate(squad, item, seed, names, retriever, believability)
         if isinstance(made, str):
             rejected[made] += 1
         else:
             candidates.append(made)
+            if not made.believable:
+                rejected[f"no alternative is believable against the article: {made.unbelievable}"] += 1
     return candidates, rejected, entities
 
 
@@ -649,7 +663,12 @@ _STOP = frozenset({"of", "and", "de", "la", "le", "von", "van", "der", "du", "st
 
 
 def _make_candidate(
-    squad: Squad, item: _Eligible, seed: int, names: _NamePool, retriever: _RelatedPassages
+    squad: Squad,
+    item: _Eligible,
+    seed: int,
+    names: _NamePool,
+    retriever: _RelatedPassages,
+    believability: Believability,
 ) -> Candidate | str:
     paragraph = squad.paragraphs[item.question.paragraph]
     rng = random.Random(f"{seed}:{item.question.id}:conflict")
@@ -659,26 +678,33 @@ def _make_candidate(
     span_text = paragraph.context[slice(*item.support_span)]
     base = without_cue_sentences(paragraph.context)
     base_start = _occurrences(base, item.core)[0] if base != paragraph.context else item.core_start
-    made = None
-    for alternative in options[:12]:
+
+    def passage(alternative: str) -> tuple[str, str] | None:
+        """The conflict passage and alternative, where they pass the six lints."""
         if re.search(r"\b(?:a|A)n? $", paragraph.context[: item.core_start]) and (
             paragraph.context[item.core_start - 2 : item.core_start - 1] == "n"
         ) != (alternative[:1].lower() in "aeiou"):
-            continue
+            return None
         if item.core.startswith("The ") and not alternative.lower().startswith("the "):
             alternative = "The " + alternative
         conflict_text = repaired_conflict(base, item.core, base_start, alternative)
         case = ConflictCase(
             item.question.question, item.aliases, paragraph.context, span_text, conflict_text, alternative
         )
-        if all(result.ok for result in run_lints(case).values()):
-            made = (conflict_text, alternative)
-            break
+        return (conflict_text, alternative) if all(r.ok for r in run_lints(case).values()) else None
+
+    made = next(filter(None, map(passage, options[:12])), None)
     if made is None:
         return "no alternative passes the six lints"
     related = retriever.related(squad, item.question, item.aliases)
     if related is None:
         return "no same-article passage without a gold alias"
+    answer = Answer(item.question.paragraph, item.core_start, item.core, item.type, item.question.question)
+    unbelievable = believability.problem(answer, made[1])
+    believable = made
+    if unbelievable:
+        fits = (passage(o) for o in options if believability.problem(answer, o) is None)
+        believable = next(filter(None, fits), None)
     return Candidate(
         item.question,
         paragraph.title,
@@ -686,9 +712,10 @@ def _make_candidate(
         item.type,
         item.support_span,
         related,
-        made[0],
-        made[1],
+        *(believable or made),
         base != paragraph.context,
+        unbelievable,
+        believable is not None,
     )
 
 
@@ -713,6 +740,14 @@ class _RelatedPassages:
             if not any(contains(squad.paragraphs[index].context, a) for a in aliases):
                 return index
         return None
+
+
+def answer_of(squad: Squad, candidate: Candidate) -> Answer:
+    """Where the candidate's core answer stands, for the rules of believability."""
+    core = min(candidate.aliases, key=lambda a: (len(tokens(a)), len(a)))
+    paragraph = candidate.question.paragraph
+    start = _occurrences(squad.paragraphs[paragraph].context, core)[0]
+    return Answer(paragraph, start, core, candidate.type, candidate.question.question)
 
 
 def select(candidates: list[Candidate], params: QuartetParams, seed: int) -> list[Candidate]:

@@ -28,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "conflicts",
         help="write a blind sheet (CSV and Markdown) of a config's conflict passages",
         description="Write question, original sentence and edited sentence of each conflicting row,\n"
-        "shuffled and without gold labels, for a reviewer to mark same_type / believable / fluent.",
+        "shuffled and without gold labels, with the edited passage, its article's other dated or\n"
+        "numbered sentences and the whole articles, for a reviewer to mark same_type / believable / fluent.",
     )
     add_config_argument(sheet)
     add_dataset_argument(sheet)
@@ -36,6 +37,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--sample", type=int, default=None, help="review N rows drawn at random (default: all)"
     )
     sheet.add_argument("--seed", type=int, default=0, help="sampling and shuffling seed (default: 0)")
+    sheet.add_argument(
+        "--squad",
+        metavar="PATH",
+        help="SQuAD v1.1 dev (JSON), for the whole article of each item; else $EVISCOPE_SQUAD; "
+        "else the hub dataset rajpurkar/squad",
+    )
     sheet.add_argument(
         "--out",
         type=Path,
@@ -61,13 +68,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_conflicts(args: argparse.Namespace) -> int:
+    from eviscope.core.sources import resolve
     from eviscope.suites.eviscope.dataset import load_rows
     from eviscope.suites.eviscope.review import conflict_sheet, write_sheet
+    from eviscope.suites.eviscope.row_context import squad_articles
+    from eviscope.suites.eviscope.squad_source import load_squad
 
-    items = conflict_sheet(load_rows(args.config, args.dataset), args.sample, args.seed)
+    articles = squad_articles(load_squad(resolve("squad", args.squad)))
+    items = conflict_sheet(load_rows(args.config, args.dataset), args.sample, args.seed, articles)
     out = args.out or Path("review") / f"{args.config}-conflicts"
-    csv_path, md_path = write_sheet(items, out)
-    console().print(f"{len(items)} items · fill {csv_path} (read {md_path})")
+    files = write_sheet(items, out, articles)
+    console().print(f"{len(items)} items · fill {files.csv} (read {files.markdown} with {files.articles})")
     return 0
 
 

@@ -1,12 +1,16 @@
 """Blind review sheets of conflict passages, and the agreement of filled sheets (contract §2, constraint 2).
 
 A sheet lists, in shuffled order, each conflicting row's question, the answer-bearing sentence of
-the support passage and the same sentence in the conflict passage, with no gold labels. A reviewer
-marks each item ``yes`` or ``no`` on three questions:
+the support passage and the same sentence in the conflict passage, with no gold labels. With the
+SQuAD source at hand (:func:`conflict_sheet`'s ``articles``) each item also shows the whole edited
+passage and every other sentence of its article that holds a date or a number, and the sheet comes
+with the whole articles (``<sheet>.articles.md``), so that the reader checks the edit against the
+article, not only against its passage. A reviewer marks each item ``yes`` or ``no`` on three questions:
 
 - ``same_type``: the edited sentence answers the question with an answer of the same kind (a person
   for a person, a city for a city, a year for a year, ...);
-- ``believable``: a reader of the article could believe the edited sentence;
+- ``believable``: a reader of the whole article could believe the edited passage: nothing in the
+  passage or in the rest of the article contradicts it;
 - ``fluent``: the edited sentence reads right (articles, acronyms, appositives, agreement).
 
 An item *passes* when all three are ``yes``.
@@ -21,9 +25,10 @@ from __future__ import annotations
 
 import csv
 import hashlib
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from eviscope.core.errors import EviScopeError
 from eviscope.core.normalize import contains
@@ -34,6 +39,7 @@ SHEET_FIELDS: tuple[str, ...] = (
     "item",
     "id",
     "fingerprint",
+    "title",
     "question",
     "original",
     "edited",
@@ -65,11 +71,27 @@ def _edited_sentence(text: str, original: str, answer: str) -> str:
     return best
 
 
-def conflict_sheet(rows: Iterable[dict[str, Any]], sample: int | None = None, seed: int = 0) -> list[dict]:
+Articles = Mapping[str, Sequence[str]]
+"""The paragraphs of every SQuAD article, in article order, by title."""
+_DATED_OR_NUMBERED = re.compile(
+    r"\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|"
+    r"thousand|million|billion|first|second|third|fourth|fifth|tenth|twice|dozen|January|February|March|"
+    r"April|May|June|July|August|September|October|November|December)\b",
+    re.IGNORECASE,
+)
+"""A sentence that holds a date or a number: a digit, a number or ordinal word, or a month."""
+
+
+def conflict_sheet(
+    rows: Iterable[dict[str, Any]], sample: int | None = None, seed: int = 0, articles: Articles | None = None
+) -> list[dict]:
     """The blind sheet of the conflicting rows of ``rows``: ``sample`` of them (all by default), shuffled.
 
     Rows are ordered by ``sha256(f"{seed}:{source_id}")`` and the first ``sample`` taken, so a sample
-    depends on each base question alone, not on which other rows a rebuild keeps.
+    depends on each base question alone, not on which other rows a rebuild keeps. With ``articles``,
+    each item also holds its whole edited passage (``passage``) and, as ``(paragraph, sentence)``
+    pairs, every sentence of its article outside the support paragraph that holds a date or a number
+    (``article_sentences``).
     """
     items: list[dict] = []
     keys: dict[str, str] = {}
@@ -80,15 +102,22 @@ def conflict_sheet(rows: Iterable[dict[str, Any]], sample: int | None = None, se
         original = row["support_spans"][0]["text"]
         conflict = texts[row["conflicting_doc_ids"][0]]
         edited = _edited_sentence(conflict, original, row["conflict_answer"])
-        items.append(
-            {
-                "id": row["id"],
-                "fingerprint": fingerprint(row["source_id"], row["question"], original, edited),
-                "question": row["question"],
-                "original": original,
-                "edited": edited,
-            }
-        )
+        item = {
+            "id": row["id"],
+            "fingerprint": fingerprint(row["source_id"], row["question"], original, edited),
+            "title": row["title"],
+            "question": row["question"],
+            "original": original,
+            "edited": edited,
+        }
+        if articles is not None:
+            if row["title"] not in articles:
+                raise EviScopeError(f"row {row['id']}: article {row['title']!r} is not in the SQuAD source")
+            item["passage"] = conflict
+            item["article_sentences"] = _article_sentences(
+                articles[row["title"]], texts[row["supporting_doc_ids"][0]]
+            )
+        items.append(item)
         keys[row["id"]] = hashlib.sha256(f"{seed}:{row['source_id']}".encode()).hexdigest()
     if sample is not None and sample > len(items):
         raise EviScopeError(f"--sample {sample} is more than the {len(items)} conflicting rows")
@@ -96,24 +125,59 @@ def conflict_sheet(rows: Iterable[dict[str, Any]], sample: int | None = None, se
     return [{"item": n, **item, **dict.fromkeys(CRITERIA, ""), "note": ""} for n, item in enumerate(items, 1)]
 
 
-def write_sheet(items: list[dict], out: Path) -> tuple[Path, Path]:
+def _article_sentences(paragraphs: Sequence[str], support: str) -> list[tuple[int, str]]:
+    """``(paragraph number from 1, sentence)`` of every dated or numbered sentence outside ``support``."""
+    return [
+        (number, paragraph[start:end])
+        for number, paragraph in enumerate(paragraphs, 1)
+        if paragraph != support
+        for start, end in sentence_spans(paragraph)
+        if _DATED_OR_NUMBERED.search(paragraph[start:end])
+    ]
+
+
+class SheetFiles(NamedTuple):
+    """The files of one sheet: the CSV to fill, the Markdown to read, and the whole articles."""
+
+    csv: Path
+    markdown: Path
+    articles: Path | None
+
+
+def write_sheet(items: list[dict], out: Path, articles: Articles | None = None) -> SheetFiles:
     """Write the sheet as ``out.csv`` (to fill) and ``out.md`` (to read), appended to the whole name
-    (``review/eviscope-v1.1-conflicts`` gives ``review/eviscope-v1.1-conflicts.csv``)."""
+    (``review/eviscope-v1.1-conflicts`` gives ``review/eviscope-v1.1-conflicts.csv``), and with
+    ``articles`` the whole article of every item as ``out.articles.md``."""
     out.parent.mkdir(parents=True, exist_ok=True)
     csv_path, md_path = out.with_name(out.name + ".csv"), out.with_name(out.name + ".md")
+    articles_path = out.with_name(out.name + ".articles.md") if articles is not None else None
     with csv_path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=SHEET_FIELDS)
+        writer = csv.DictWriter(handle, fieldnames=SHEET_FIELDS, extrasaction="ignore")
         writer.writeheader()
         writer.writerows(items)
     lines = [
         "# Conflict passages: blind review sheet",
         "",
-        "Mark each item in the CSV `yes` or `no` for " + ", ".join(f"`{c}`" for c in CRITERIA) + ".",
+        "Mark each item in the CSV `yes` or `no` for " + ", ".join(f"`{c}`" for c in CRITERIA) + ":",
+        "",
+        "- `same_type`: the edited sentence answers the question with an answer of the same kind as the "
+        "original (a person for a person, a year for a year, a count of the same things);",
+        "- `believable`: a reader who knows the whole article could believe the edited passage: nothing "
+        "in the passage or in the rest of the article contradicts it;",
+        "- `fluent`: the edited sentence reads right.",
         "",
     ]
+    if articles_path is not None:
+        lines += [
+            f"Read each item against its whole article (`{articles_path.name}`): below each item are "
+            "the edited passage and every other sentence of the article that holds a date or a number.",
+            "",
+        ]
     for item in items:
         lines += [
             f"## {item['item']}. `{item['id']}`",
+            "",
+            f"**Article:** {item['title']}",
             "",
             f"**Question:** {item['question']}",
             "",
@@ -122,8 +186,19 @@ def write_sheet(items: list[dict], out: Path) -> tuple[Path, Path]:
             f"**Edited:** {item['edited']}",
             "",
         ]
+        if "passage" in item:
+            lines += [f"**Edited passage:** {item['passage']}", ""]
+            lines += ["**The article's other sentences with a date or a number:**", ""]
+            lines += [f"- [¶{n}] {sentence}" for n, sentence in item["article_sentences"]] or ["- (none)"]
+            lines.append("")
     md_path.write_text("\n".join(lines), encoding="utf-8")
-    return csv_path, md_path
+    if articles_path is not None and articles is not None:
+        text = ["# The articles of the sheet's items", ""]
+        for title in sorted({item["title"] for item in items}):
+            text += [f"## {title}", ""]
+            text += [f"¶{n}. {paragraph}\n" for n, paragraph in enumerate(articles[title], 1)]
+        articles_path.write_text("\n".join(text), encoding="utf-8")
+    return SheetFiles(csv_path, md_path, articles_path)
 
 
 def read_sheet(path: Path) -> dict[str, dict[str, bool]]:

@@ -1,0 +1,419 @@
+"""Believable against the whole article (contract §2, constraint 2): what a reader of the article rules out.
+
+The six lints (:mod:`~eviscope.builders.eviscope.conflict_lints`) read the support and the conflict
+passage; a strict reader reads the rest of the article too, and does not believe an alternative that
+the article contradicts. Each rule here has an id, counted in ``build_report.json``, and its prose
+(:data:`RULES`):
+
+========================= =============================================================================
+rule                      read as not believable
+========================= =============================================================================
+``restated_in_article``   the article states the answer again outside the passage, in a sentence on
+                          the same event ("Westinghouse's subsequent licensing of the patent, both in
+                          1888"): any alternative contradicts it
+``date_order_passage``    a year or date that leaves its place among the passage's dates, the ends of
+                          short ranges included ("an epidemic of 1709–13" ends in 1713, so the last
+                          epidemic cannot move from 1720 to 1710)
+``date_span_passage``     a year or date in a passage whose other sentence gives a span of years
+                          beside a year ("He finished a four-year term in three years, graduating
+                          in 1873"): the arithmetic may tie the answer to it
+``date_order_article``    a year or date that crosses a date of a sentence of the article tied to it
+                          (Luther's nuns "April 1523 → 1516", before his 95 Theses of 1517; Kublai
+                          moving his capital "1264 → 1255", before his return of 1260; the Westinghouse
+                          deal "1888 → 1880", before Tesla emigrated in 1884)
+``count_enumerated``      a count that the passage goes on to enumerate ("three grounds. First, …
+                          Second, … Lastly, …"; "three museums. The Sackler Museum …, the
+                          Busch-Reisinger Museum …"): any other count contradicts the list
+``count_ordinal``         a count that an ordinal continues or repeats ("26 seasons … a planned 27th
+                          series"), or an alternative that crosses another ordinal of the passage
+``count_order_same_noun`` a count that crosses another number of the passage or of a tied sentence
+                          counting the same thing (a part above its total, a total below its parts)
+========================= =============================================================================
+
+*Tied to the answer* are every sentence of the support paragraph and every sentence of the article
+that names one of the names of the answer's sentence or of the question: a capitalised word that the
+article also writes capitalised inside a sentence ("Luther", "Kublai", "Tesla"). A name in a fifth
+of the article's sentences or more is the article's topic ("Harvard", "Warsaw"); it ties sentences
+only where it names a person (spaCy's entities), or where the answer's sentence and the question
+name nothing else ("the series' revival"; where they name nothing at all, "the plugs-out test", the
+article's topic names tie). In a biography the subject is named in most sentences, so
+the alternative keeps its place in the whole life; in a survey article only the sentences on the
+same people, places and works count.
+
+A year is the span of its days and a date the days it covers (:mod:`~eviscope.builders.eviscope.date_forms`).
+An alternative keeps its *order* to a date when it ends before, starts after, or overlaps the date
+just as the answer does; a date the answer overlaps without holding it (another event of the same
+year) says nothing of the order, while a period that holds the answer ("the 1880s") must hold the
+alternative too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date
+from functools import lru_cache
+from typing import NamedTuple
+
+from dateutil.parser import parserinfo
+
+from eviscope.builders.eviscope.answer_forms import NUMBER_WORDS, answer_form, number_value
+from eviscope.builders.eviscope.answer_types import Entity
+from eviscope.builders.eviscope.date_forms import ORDINAL_WORDS, date_mentions, parse_date
+from eviscope.core.normalize import QUESTION_WORDS, contains, tokens
+from eviscope.core.sentences import sentence_spans
+from eviscope.suites.eviscope.squad_source import Squad
+
+RULES: dict[str, str] = {
+    "restated_in_article": "the article states the answer again, outside the passage, in a sentence "
+    "on the same event (it holds the answer and shares at least two content words with the "
+    "answer's sentence), so any alternative contradicts it",
+    "date_order_passage": "the alternative year or date leaves its order to a date of the passage, "
+    "the ends of short ranges ('1709–13' ends in 1713) included",
+    "date_span_passage": "another sentence of the passage gives a span of years beside a year (a "
+    "four-year term in three years, graduating in 1873), which the arithmetic may tie to the answer",
+    "date_order_article": "the alternative year or date crosses a date of a sentence of the article "
+    "tied to it (one that names a name of the answer's sentence or of the question)",
+    "count_enumerated": "the passage enumerates what the count counts (First… Second… Lastly, or a "
+    "next sentence that names two or more of the things counted), so another count contradicts the list",
+    "count_ordinal": "an ordinal of the passage or of a tied sentence continues or repeats the count "
+    "(26 seasons and a planned 27th series), or the alternative crosses another ordinal of the passage",
+    "count_order_same_noun": "the alternative count crosses another number of the passage or of a "
+    "tied sentence that counts the same thing (a part above its total, a total below its parts)",
+}
+"""Every rule of believability against the article: its id and what it rejects."""
+
+Span = tuple[date, date]
+
+_CAPITALISED = re.compile(r"(?<![\w’'-])[A-Z][\w’'-]*")
+_POSSESSIVE = re.compile(r"(?:’s|'s|’|')$")
+_OPENING = re.compile(r"^\W*")
+_CALENDAR = frozenset(names[-1].lower() for names in (*parserinfo.MONTHS, *parserinfo.WEEKDAYS))
+"""Month and weekday names (dateutil's), which name no one."""
+_SHORT_RANGE = re.compile(r"(?<![\d,.])(1\d{3}|20\d{2})\s*[–—-]\s*(\d{2})(?!\d|[.,]\d)")
+"""A range whose end gives its last two digits only ("1709–13", "1524–25")."""
+_ORDINAL_DIGITS = re.compile(r"(?<![\w.,])(\d{1,3})(?:st|nd|rd|th)\b")
+_ORDINAL_WORD = re.compile(r"\b(" + "|".join(ORDINAL_WORDS[1:][::-1]) + r")\b", re.IGNORECASE)
+_MARKER = re.compile(
+    r"(?:^|;\s+)[\"'“‘(]?(?:First(?:ly)?|Second(?:ly)?|Third(?:ly)?|Fourth(?:ly)?|Fifth(?:ly)?|"
+    r"Finally|Lastly)\b"
+)
+"""An enumeration marker opening a sentence or a clause after a semicolon ("First, …", "Lastly, …")."""
+_COUNT = re.compile(
+    r"(?<![\w.,$£€])(?P<n>\d{1,3}(?:,\d{3})+|\d+|(?i:" + "|".join(NUMBER_WORDS) + r"))"
+    r"(?P<after>(?:\s+[a-z][\w-]*){1,2})"
+)
+"""A number and the one or two lower-case words after it ("12 nuns", "three art museums")."""
+_YEARS_SPAN = re.compile(
+    r"\b(?:\d+|a|an|" + "|".join(NUMBER_WORDS) + r")[ -](?:years?|decades?)\b(?! old| ago)", re.IGNORECASE
+)
+"""A span of years ("three years", "a four-year term", "two decades"), not an age or a time before now."""
+_NOUN_AFTER = re.compile(r"^\s+((?:[a-z][\w-]*\s+)?[a-z][\w-]*)")
+RESTATED_WORDS = 2
+"""A sentence that holds the answer (its year, for a date) and shares this many content words with the
+answer's sentence restates it ("Following the series revival in 2005")."""
+SMALL_COUNT = 20
+"""The largest count that a passage may go on to enumerate."""
+
+
+def _stem(word: str) -> str:
+    """``word`` less a plural ending ("museums", "series" and "classes" to "museum", "serie", "class")."""
+    for ending in ("ies", "es", "s"):
+        if word.endswith(ending) and len(word) > len(ending) + 2:
+            return word[: -len(ending)] + ("y" if ending == "ies" else "")
+    return word
+
+
+def _year_span(year: int) -> Span:
+    return date(year, 1, 1), date(year, 12, 31)
+
+
+def _order(a: Span, b: Span) -> str:
+    return "<" if a[1] < b[0] else ">" if a[0] > b[1] else "="
+
+
+def keeps_order(old: Span, new: Span, other: Span) -> bool:
+    """``new`` stands to ``other`` as ``old`` does (see the module's *order*).
+
+    >>> y = _year_span
+    >>> keeps_order(y(1720), y(1715), (date(1709, 1, 1), date(1713, 12, 31)))
+    True
+    >>> keeps_order(y(1720), y(1710), (date(1709, 1, 1), date(1713, 12, 31)))
+    False
+    >>> keeps_order(y(1888), y(1889), (date(1888, 5, 1), date(1888, 5, 31)))
+    True
+    >>> keeps_order(y(1888), y(1892), (date(1880, 1, 1), date(1889, 12, 31)))
+    False
+    """
+    before = _order(old, other)
+    if before == "=":
+        holds = other[0] <= old[0] and old[1] <= other[1]
+        return not holds or _order(new, other) == "="
+    return _order(new, other) == before
+
+
+@lru_cache(maxsize=32768)
+def date_spans(text: str) -> tuple[tuple[int, int, Span], ...]:
+    """``(start, end, span)`` of every dated mention of ``text`` (no yearless day, no bare ordinal),
+    and of the last year of every short range ("1709–13" gives 1709 and 1713).
+
+    >>> [(s, e, d[0].year, d[1].year) for s, e, d in date_spans("In 1709–13 and the 1880s.")]
+    [(3, 7, 1709, 1709), (19, 24, 1880, 1889), (8, 10, 1713, 1713)]
+    """
+    found = [
+        (m.start, m.end, (m.first, m.last))
+        for m in date_mentions(text)
+        if not m.yearless and not m.century_only
+    ]
+    for match in _SHORT_RANGE.finditer(text):
+        first = int(match[1])
+        last = int(match[1][:2] + match[2])
+        if last > first:
+            found.append((match.start(2), match.end(2), _year_span(last)))
+    return tuple(found)
+
+
+def _answer_span(core: str) -> Span | None:
+    """The days a year or date answer covers."""
+    form = answer_form(core)
+    if form == "year":
+        return _year_span(int(core))
+    parsed = parse_date(core) if form == "date" else None
+    if parsed is None or parsed.kind in {"day of month", "month name"}:
+        return None
+    return parsed.first, parsed.last
+
+
+@lru_cache(maxsize=32768)
+def ordinals(text: str) -> tuple[int, ...]:
+    """Every ordinal of ``text`` from "second" ("27th", "twenty-first"; "first" is too often no count).
+
+    >>> ordinals("a planned 27th series, the second and 1st")
+    (27, 2)
+    """
+    values = [int(m[1]) for m in _ORDINAL_DIGITS.finditer(text) if int(m[1]) > 1]
+    return (*values, *(ORDINAL_WORDS.index(m[1].lower()) + 1 for m in _ORDINAL_WORD.finditer(text)))
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    paragraph: int
+    start: int
+    end: int
+    text: str
+    names: frozenset[str]
+
+
+class Finding(NamedTuple):
+    """A rule that rejects an alternative, and the sentence of the article that rules it out."""
+
+    rule: str
+    sentence: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Where a question's core answer stands, and what it is."""
+
+    paragraph: int
+    start: int
+    core: str
+    kind: str
+    """The answer's semantic type (``year``, ``date``, ``quantity``, ``person`` ...)."""
+    question: str
+
+
+TOPIC_SHARE = 0.2
+"""A name in at least this share of an article's sentences is its topic ("Harvard", "Warsaw", "Super
+Bowl"): it ties sentences only where it names a person (a biography's subject, "Luther", "Tesla")."""
+
+
+class Article:
+    """The sentences of one SQuAD article with their names, content words and dates."""
+
+    def __init__(self, squad: Squad, paragraphs: list[int], entities: list[list[Entity]]) -> None:
+        spans = [(i, s, e) for i in paragraphs for s, e in sentence_spans(squad.paragraphs[i].context)]
+        texts = [squad.paragraphs[i].context[s:e] for i, s, e in spans]
+        inside: set[str] = set()
+        for text in texts:
+            opening = _OPENING.match(text).end()  # type: ignore[union-attr]
+            inside |= {_name(m.group()) for m in _CAPITALISED.finditer(text) if m.start() > opening}
+        self.vocabulary = frozenset(inside - QUESTION_WORDS - _CALENDAR)
+        """Capitalised words the article writes inside a sentence: names, or parts of names."""
+        self.sentences = [
+            _Sentence(i, s, e, text, self.names(text)) for (i, s, e), text in zip(spans, texts, strict=True)
+        ]
+        labels: dict[str, Counter[bool]] = {}
+        for i in paragraphs:
+            for start, end, label in entities[i]:
+                for word in _CAPITALISED.findall(squad.paragraphs[i].context[start:end]):
+                    labels.setdefault(_name(word), Counter())[label == "PERSON"] += 1
+        share = Counter(name for sentence in self.sentences for name in sentence.names)
+        self.every_topic = frozenset(n for n, k in share.items() if k >= TOPIC_SHARE * len(self.sentences))
+        """The article's topic names ("Luther", "Harvard"): no sign that two sentences tell one event."""
+        self.topic = frozenset(
+            name
+            for name in self.every_topic
+            if not (name in labels and labels[name][True] > labels[name][False])
+        )
+        """The article's topic names that name no person: they tie no sentences."""
+        self._tied: dict[Answer, tuple[_Sentence, list[_Sentence], list[_Sentence]]] = {}
+
+    def names(self, text: str) -> frozenset[str]:
+        """The article's names that ``text`` writes capitalised."""
+        return frozenset(_name(m.group()) for m in _CAPITALISED.finditer(text)) & self.vocabulary
+
+    def sentence_of(self, paragraph: int, offset: int) -> _Sentence:
+        return next(s for s in self.sentences if s.paragraph == paragraph and s.start <= offset < s.end)
+
+    def tied(self, answer: Answer) -> tuple[_Sentence, list[_Sentence], list[_Sentence]]:
+        """The answer's sentence, the other sentences of its paragraph, and the tied sentences of the
+        article's other paragraphs (those that name a name of the answer's sentence or question)."""
+        if answer not in self._tied:
+            self._tied[answer] = self._find_tied(answer)
+        return self._tied[answer]
+
+    def _find_tied(self, answer: Answer) -> tuple[_Sentence, list[_Sentence], list[_Sentence]]:
+        own = self.sentence_of(answer.paragraph, answer.start)
+        names = (own.names | self.names(answer.question)) - self.topic
+        if not names:  # the answer's sentence is about the topic itself ("the series' revival")
+            names = own.names | self.names(answer.question) or self.every_topic
+        passage = [s for s in self.sentences if s.paragraph == answer.paragraph and s is not own]
+        rest = [s for s in self.sentences if s.paragraph != answer.paragraph and s.names & names]
+        return own, passage, rest
+
+
+@lru_cache(maxsize=65536)
+def _name(word: str) -> str:
+    """``word`` lower-cased, less a possessive ending ("Tesla's" is "tesla")."""
+    return _POSSESSIVE.sub("", word).lower()
+
+
+@lru_cache(maxsize=32768)
+def content_words(text: str) -> frozenset[str]:
+    """The words of ``text`` that say what it is about: no stopword, number or calendar name."""
+    return frozenset(
+        w for w in tokens(text) if len(w) >= 3 and not w.isdigit() and w not in QUESTION_WORDS | _CALENDAR
+    )
+
+
+class Believability:
+    """The rules of :data:`RULES` over every article of a SQuAD file."""
+
+    def __init__(self, squad: Squad, entities: list[list[Entity]]) -> None:
+        self.squad = squad
+        self.entities = entities
+        by_title: dict[str, list[int]] = {}
+        for index, paragraph in enumerate(squad.paragraphs):
+            by_title.setdefault(paragraph.title, []).append(index)
+        self.by_title = by_title
+        self._articles: dict[str, Article] = {}
+        self._question_findings: dict[tuple[int, int], Finding | None] = {}
+
+    def article(self, paragraph: int) -> Article:
+        title = self.squad.paragraphs[paragraph].title
+        if title not in self._articles:
+            self._articles[title] = Article(self.squad, self.by_title[title], self.entities)
+        return self._articles[title]
+
+    def problem(self, answer: Answer, alternative: str) -> str | None:
+        """The id of the first rule of :data:`RULES` that rejects ``alternative``, or ``None``."""
+        found = self.finding(answer, alternative)
+        return found.rule if found else None
+
+    def finding(self, answer: Answer, alternative: str) -> Finding | None:
+        """The first rule of :data:`RULES` that rejects ``alternative``, with the sentence that rules it out."""
+        key = (answer.paragraph, answer.start)
+        if key not in self._question_findings:
+            self._question_findings[key] = self._question_finding(answer)
+        if self._question_findings[key]:
+            return self._question_findings[key]
+        if answer.kind in {"year", "date"}:
+            return self._date_finding(answer, alternative)
+        if answer.kind == "quantity":
+            return self._count_finding(answer, alternative)
+        return None
+
+    def _question_finding(self, answer: Answer) -> Finding | None:
+        """A rule that rejects every alternative of the question."""
+        if answer.kind not in {"year", "date", "quantity"}:
+            return None
+        article = self.article(answer.paragraph)
+        own, passage, rest = article.tied(answer)
+        held = _answer_span(answer.core)
+        words = content_words(own.text) - set(tokens(answer.core)) - article.every_topic
+        for sentence in rest:
+            if len(content_words(sentence.text) & words) < RESTATED_WORDS:
+                continue
+            if held is not None:
+                if any(_order(held, span) == "=" for _, _, span in date_spans(sentence.text)):
+                    return Finding("restated_in_article", sentence.text)
+            elif contains(sentence.text, answer.core):
+                return Finding("restated_in_article", sentence.text)
+        if held is not None:
+            for sentence in passage:
+                if _YEARS_SPAN.search(sentence.text) and date_spans(sentence.text):
+                    return Finding("date_span_passage", sentence.text)
+        if answer.kind != "quantity":
+            return None
+        value = number_value(answer.core)
+        later = [s for s in passage if s.start > own.start]
+        if value <= SMALL_COUNT and later:
+            markers = [s for s in later if _MARKER.search(s.text)]
+            noun = self.counted_noun(answer)
+            if len(markers) >= 2:
+                return Finding("count_enumerated", " ".join(s.text for s in markers))
+            if noun is not None and sum(_stem(w) == noun for w in tokens(later[0].text)) >= 2:
+                return Finding("count_enumerated", later[0].text)
+        for sentence in [own, *passage, *rest]:
+            if any(k in {value, value + 1} for k in ordinals(sentence.text)):
+                return Finding("count_ordinal", sentence.text)
+        return None
+
+    def counted_noun(self, answer: Answer) -> str | None:
+        """The stem of what the count counts: its own unit word, else the word after it ("museums")."""
+        unit = re.sub(r"^[\d,.$£€%]+|^\w+", "", answer.core).split()
+        if unit:
+            return _stem(unit[-1].lower())
+        context = self.squad.paragraphs[answer.paragraph].context
+        match = _NOUN_AFTER.match(context[answer.start + len(answer.core) :])
+        return _stem(match[1].split()[-1]) if match else None
+
+    def _date_finding(self, answer: Answer, alternative: str) -> Finding | None:
+        old, new = _answer_span(answer.core), _answer_span(alternative)
+        if old is None or new is None:
+            return None
+        own, passage, rest = self.article(answer.paragraph).tied(answer)
+        end = answer.start + len(answer.core)
+        for sentence in [own, *passage]:
+            for start, stop, span in date_spans(sentence.text):
+                start, stop = start + sentence.start, stop + sentence.start
+                if (stop <= answer.start or start >= end) and not keeps_order(old, new, span):
+                    return Finding("date_order_passage", sentence.text)
+        for sentence in rest:
+            if not all(keeps_order(old, new, span) for _, _, span in date_spans(sentence.text)):
+                return Finding("date_order_article", sentence.text)
+        return None
+
+    def _count_finding(self, answer: Answer, alternative: str) -> Finding | None:
+        old, new = number_value(answer.core), number_value(alternative)
+
+        def crosses(other: float) -> bool:
+            return (old > other) != (new > other) or (old < other) != (new < other)
+
+        own, passage, rest = self.article(answer.paragraph).tied(answer)
+        for sentence in [own, *passage]:
+            if any(crosses(k) for k in ordinals(sentence.text)):
+                return Finding("count_ordinal", sentence.text)
+        noun = self.counted_noun(answer)
+        if noun is None:
+            return None
+        for sentence in [own, *passage, *rest]:
+            for match in _COUNT.finditer(sentence.text):
+                at = sentence.start + match.start()
+                same = sentence.paragraph == answer.paragraph and at == answer.start
+                counts_noun = noun in {_stem(w) for w in match["after"].split()}
+                if not same and counts_noun and crosses(number_value(match["n"])):
+                    return Finding("count_order_same_noun", sentence.text)
+        return None
