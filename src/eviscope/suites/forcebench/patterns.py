@@ -90,6 +90,9 @@ class Rule:
     """A match with ``veto_before`` in the 25 characters before it is not rewritten (``between``)."""
     accept: Callable[[re.Match[str]], bool] | None = None
     """A match is rewritten only when ``accept`` holds (e.g. a range runs from low to high)."""
+    reject: str = ""
+    """The rejection reason of a rule that finds a limiter but whose rewrite is not a pair of the
+    paper's axes (issue 24): its drafts are counted under this reason and never kept."""
 
 
 @dataclass(frozen=True)
@@ -236,6 +239,7 @@ RULES: tuple[Rule, ...] = (
         lambda m: _third_person(m.group(2)) if m.group(1) == "helps" else m.group(2),
         _sev(2),
         "a contributing help, not the direct effect",
+        reject="not_association_to_causation",
     ),
     Rule(
         "relation",
@@ -244,6 +248,7 @@ RULES: tuple[Rule, ...] = (
         _sub(r"\1 cure"),
         _sev(2),
         "a treatment, not a cure",
+        reject="not_association_to_causation",
     ),
     Rule(
         "relation",
@@ -305,7 +310,7 @@ RULES: tuple[Rule, ...] = (
         "a contribution, not the cause",
     ),
     Rule(
-        "relation",
+        "modality",
         "recommendation-to-obligation",
         re.compile(
             r"\b(?:(is|are) (?:generally |often |usually |strongly )?recommended|(recommends|recommend))\b"
@@ -320,7 +325,7 @@ RULES: tuple[Rule, ...] = (
         "a recommendation, not an obligation",
     ),
     Rule(
-        "relation",
+        "modality",
         "advice-to-obligation",
         re.compile(
             r"\b(?:should|ought to)\b(?! not\b| have\b| also\b)"
@@ -559,6 +564,7 @@ RULES: tuple[Rule, ...] = (
         _sev(1),
         "a state since a given date, not a timeless one",
         veto=re.compile(r"^(?!.*\b(?:has|have)\b)"),
+        reject="unnatural_raise",
     ),
     Rule(
         "temporal",
@@ -569,13 +575,15 @@ RULES: tuple[Rule, ...] = (
         _const("always"),
         _sev(1),
         "the current state, not a timeless one",
+        reject="unnatural_raise",
     ),
     # numeric: approximate, bounded or ranged becomes an exact point
     Rule(
         "numeric",
         "approximation-to-exact",
         re.compile(
-            rf"\b(?:about|approximately|around|roughly|circa|close to|an estimated|estimated|some) (?={_NUMBER})"
+            rf"\b(?:about|approximately|around|roughly|circa|close to|an estimated|estimated|some|nearly|almost)"
+            rf" (?={_NUMBER})"
         ),
         lambda m: (
             "in "
@@ -589,12 +597,13 @@ RULES: tuple[Rule, ...] = (
         "numeric",
         "bound-to-exact",
         re.compile(
-            rf"\b(?:more than|less than|fewer than|over|under|at least|at most|up to|nearly|almost|upwards of)"
+            rf"\b(?:more than|less than|fewer than|over|under|at least|at most|up to|upwards of)"
             rf" (?={_NUMBER})"
         ),
         _const(""),
         _sev(2),
         "a bound, not an exact quantity",
+        reject="bound_deletion_only",
     ),
     Rule(
         "numeric",
