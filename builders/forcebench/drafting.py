@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -386,6 +387,7 @@ REJECTION_REASONS: tuple[str, ...] = (
     "duplicate_claim_axis",
     "claim_on_other_axis",
     "over_axis_cap",
+    "over_marker_quota",
 )
 """Every reason a draft is not kept, in the order they are tried (the build report counts each per
 axis). The first three are rules that find a limiter but give no pair of the paper's axes
@@ -395,7 +397,8 @@ bound ("over", "at least", "up to") changes no precision. ``raise_licensed_by_cl
 state that is permanent (``of the decade``, ``first``, ``ever``). ``unnatural_claim``: a garbled claim
 (``_unnatural``). ``calibrated_exceeds_span``: the weaker claim names what the evidence does not. Then
 the nine lints (for controls ``raised_not_licensed`` is replaced by ``stronger_not_in_span``), one
-pair per claim and axis, one axis per claim, and the per-axis cap."""
+pair per claim and axis, one axis per claim, the per-axis cap and, for controls, the per-marker
+quota that keeps their markers in the contrast pairs' proportions (``_select_matched``)."""
 
 _CONTROL_LINTS = tuple(
     name for name in DRAFT_LINTS if name not in ("raised_not_licensed", "span_licenses_marker")
@@ -485,8 +488,8 @@ def draft_rows(
     Contrast pairs: cited claims first, an axis with fewer than ``FLOOR_PER_AXIS`` filled up from
     evidence sentences, at most ``MAX_PER_AXIS`` per axis. Controls: claims whose span says the
     stronger marker, lowered with the contrast pairs' markers (``lowerings``), drawn in proportion to
-    how often the contrast pairs use each marker, at most ``CONTROLS_PER_AXIS`` per axis, cited claims
-    first. No calibrated claim is on two axes or in two pairs.
+    how often the contrast pairs use each marker (``_select_matched``), at most ``CONTROLS_PER_AXIS``
+    per axis, cited claims first. No calibrated claim is on two axes or in two pairs.
     """
     attributable = [row for row in source_rows if row["attribution_label"] == "attributable"]
     claims, sentences = _Pool(one_per_row=False), _Pool(one_per_row=True)
@@ -512,11 +515,9 @@ def draft_rows(
         if norm(sentence) in used:
             continue
         pool = control_claims if claim_source == "attribution_claim" else control_sentences
-        options = list(lowerings(sentence, vocabulary))
-        if options:  # one lowering per sentence, drawn by the contrast pairs' marker frequencies
-            weak, edit = _weighted_pick(options, vocabulary, seed, sentence)
+        for weak, edit in lowerings(sentence, vocabulary):
             pool.add(_draft(row, weak, span, edit, claim_source, "licensed"), edit, seed)
-    controls = _select([control_claims, control_sentences], CONTROLS_PER_AXIS, CONTROLS_PER_AXIS, used)
+    controls = _select_matched([control_claims, control_sentences], vocabulary, used)
     rows = sorted((c for _, c, _ in contrast + controls), key=lambda c: (c["axis"], c["id"]))
     rows = [row for axis in AXES for row in rows if row["axis"] == axis]
     stats = {
@@ -536,17 +537,43 @@ def draft_rows(
     return rows, stats
 
 
-def _weighted_pick(
-    options: list[tuple[str, Edit]], vocabulary: Counter[tuple[str, str, str, str]], seed: int, key: str
-) -> tuple[str, Edit]:
-    """One of ``options``, drawn with weight the contrast count of its marker (a seeded hash draw)."""
-    weights = [vocabulary[_marker_key(edit)] for _, edit in options]
-    point = int(_hash(seed, key)[:12], 16) / 16**12 * sum(weights)
-    for option, weight in zip(options, weights, strict=True):
-        point -= weight
-        if point < 0:
-            return option
-    return options[-1]
+def _select_matched(
+    pools: list[_Pool], vocabulary: Counter[tuple[str, str, str, str]], used: set[str]
+) -> list[tuple[str, dict[str, Any], Edit]]:
+    """Per axis, at most ``CONTROLS_PER_AXIS`` controls whose markers follow the contrast pairs':
+    each marker (axis, rule, limiter, raised form) gets slots in proportion to its contrast count, a
+    marker short of drafts leaves its slots empty rather than give them to another (so a
+    claim-only classifier cannot tell the pair type by the marker), cited claims first, then in
+    hash order. A claim already used (a contrast pair, another control) is skipped and counted."""
+    candidates = sorted(
+        (item for pool in pools for item in pool.chosen()),
+        key=lambda item: (item[1]["claim_source"] != "attribution_claim", item[0]),
+    )
+    pool_of = {id(item[1]): pool for pool in pools for item in pool.passing}
+    picked: list[tuple[str, dict[str, Any], Edit]] = []
+    for axis in AXES:
+        counts = {key: n for key, n in vocabulary.items() if key[0] == axis}
+        total = sum(counts.values())
+        if not total:
+            continue
+        quota = {key: math.ceil(n * CONTROLS_PER_AXIS / total) for key, n in counts.items()}
+        taken: Counter[tuple[str, str, str, str]] = Counter()
+        mine = 0
+        for item in candidates:
+            candidate, key = item[1], _marker_key(item[2])
+            if candidate["axis"] != axis:
+                continue
+            pool = pool_of[id(candidate)]
+            if norm(candidate["calibrated_claim"]) in used or norm(candidate["raised_claim"]) in used:
+                pool.removed.setdefault("claim_on_other_axis", Counter())[axis] += 1
+            elif mine >= CONTROLS_PER_AXIS or taken[key] >= quota.get(key, 0):
+                pool.removed.setdefault("over_marker_quota", Counter())[axis] += 1
+            else:
+                used.update({norm(candidate["calibrated_claim"]), norm(candidate["raised_claim"])})
+                taken[key] += 1
+                mine += 1
+                picked.append(item)
+    return picked
 
 
 def _select(
