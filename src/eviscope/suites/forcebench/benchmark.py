@@ -31,7 +31,16 @@ from eviscope.suites.forcebench.annotation import (
     disagreements,
 )
 from eviscope.suites.forcebench.prompts import PROMPT_NAMES
-from eviscope.suites.forcebench.rows import AXES, CONFIG, FIELDS, SEVERITIES, STATUSES, read_rows
+from eviscope.suites.forcebench.rows import (
+    AXES,
+    CONFIG,
+    FIELDS,
+    PAIR_TYPES,
+    SEVERITIES,
+    SPLITS,
+    STATUSES,
+    read_rows,
+)
 from eviscope.suites.forcebench.task import ForceBenchTask
 
 
@@ -70,7 +79,10 @@ class ForceBench:
             units_from_predictions(rows, read_predictions(predictions), source=str(predictions))
         )
         written = write_results(results, out) if out is not None else []
-        pooled = f"pooled: MVR {results['mvr']:.3f}  FS {results['fs']:.3f}  units {results['n']}"
+        pooled = (
+            f"pooled: MVR {_fmt(results['mvr'])}  FS {_fmt(results['fs'])}  LPR {_fmt(results['lpr'])}  "
+            f"CPA {_fmt(results['cpa'])}  units {results['n']} contrast, {results['n_licensed']} controls"
+        )
         return Scored(
             results, [results_table(f"ForceBench: {predictions} (MVR per axis)", results), pooled], written
         )
@@ -91,7 +103,10 @@ class ForceBench:
                 }
                 for i, r in enumerate(rows)
             ],
-            "references": [{"id": r["id"], "axis": r["axis"], "severity": r["severity"]} for r in rows],
+            "references": [
+                {"id": r["id"], "axis": r["axis"], "severity": r["severity"], "pair_type": r["pair_type"]}
+                for r in rows
+            ],
         }
 
     @property
@@ -114,19 +129,23 @@ def write_results(results: dict[str, Any], out: Path) -> list[Path]:
     return [path, *plots]
 
 
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
 def results_table(title: str, results: Mapping[str, Any]) -> Table:
-    """MVR, FS and per-axis MVR of each evaluator (axes abbreviated so the table fits 80 columns)."""
+    """MVR, FS (contrast pairs), LPR (controls), CPA and per-axis CPA of each evaluator (axes
+    abbreviated so the table fits 80 columns)."""
     table = Table(title=title, title_justify="left")
     table.add_column("evaluator", no_wrap=True)
-    for column in ("MVR", "FS", *(axis[:4] for axis in AXES)):
+    for column in ("MVR", "FS", "LPR", "CPA", *(axis[:4] for axis in AXES)):
         table.add_column(column, justify="right", min_width=4, no_wrap=True)
     for name, result in results["per_evaluator"].items():
-        per_axis = [result["per_axis"][a]["mvr"] for a in AXES]
+        per_axis = [result["per_axis"][a]["cpa"] for a in AXES]
         table.add_row(
             name,
-            f"{result['mvr']:.3f}",
-            f"{result['fs']:.3f}",
-            *("–" if v is None else f"{v:.2f}" for v in per_axis),
+            *(_fmt(result[m]) for m in ("mvr", "fs", "lpr", "cpa")),
+            *(_fmt(v, 2) for v in per_axis),
         )
     return table
 
@@ -183,6 +202,8 @@ class ForceBenchSpace:
         "axis",
         "severity",
         "claim_source",
+        "pair_type",
+        "split",
         "annotation_status",
         "calibrated_claim",
         "raised_claim",
@@ -191,9 +212,17 @@ class ForceBenchSpace:
         BrowseFilter("axis", "axis", AXES),
         BrowseFilter("severity", "severity", tuple(map(str, SEVERITIES))),
         BrowseFilter("annotation_status", "status", STATUSES),
+        BrowseFilter("pair_type", "pair_type", PAIR_TYPES),
+        BrowseFilter("split", "split", SPLITS),
     )
-    leaderboard_columns = ("MVR", "FS", *(f"{m} {axis}" for m in ("MVR", "FS") for axis in AXES))
-    lower_is_better = ("MVR",)
+    leaderboard_columns = (
+        "MVR",
+        "FS",
+        "LPR",
+        "CPA",
+        *(f"{m} {axis}" for m in ("MVR", "FS", "LPR", "CPA") for axis in AXES),
+    )
+    lower_is_better = ("MVR", "LPR")
     annotation = ForceBenchAnnotation()
 
     def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
@@ -212,14 +241,16 @@ class ForceBenchSpace:
         lines += [f"- {key}: `{value}`" for key, value in meta.items()]
         lines += [f"- units: {result['n']}, evaluators: {', '.join(result['evaluators'])}", ""]
         lines += [
-            "| slice | MVR (lower is better) | FS (higher is better) | units |",
-            "| --- | --- | --- | --- |",
+            "| slice | MVR (lower is better) | FS (higher is better) | LPR (lower is better) "
+            "| CPA (higher is better) | contrast units | control units |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
         ]
         slices = [("overall", result)]
         slices += [(f"axis {axis}", r) for axis, r in result["per_axis"].items()]
         slices += [(f"severity {s}", r) for s, r in result["per_severity"].items()]
         lines += [
-            f"| {name} | {format_value(r['mvr'])} | {format_value(r['fs'])} | {r['n']} |"
+            f"| {name} | {format_value(r['mvr'])} | {format_value(r['fs'])} | {format_value(r['lpr'])} "
+            f"| {format_value(r['cpa'])} | {r['n']} | {r['n_licensed']} |"
             for name, r in slices
         ]
         plots = [
@@ -229,8 +260,8 @@ class ForceBenchSpace:
         return "\n".join(lines) + "\n", plots
 
     def leaderboard_line(self, result: Mapping[str, Any]) -> dict[str, Any]:
-        line = {"MVR": result["mvr"], "FS": result["fs"]}
-        for measure in ("mvr", "fs"):
+        line = {"MVR": result["mvr"], "FS": result["fs"], "LPR": result["lpr"], "CPA": result["cpa"]}
+        for measure in ("mvr", "fs", "lpr", "cpa"):
             line.update({f"{measure.upper()} {axis}": result["per_axis"][axis][measure] for axis in AXES})
         return line
 
