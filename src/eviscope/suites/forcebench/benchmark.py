@@ -83,9 +83,7 @@ class ForceBench:
             f"pooled: MVR {_fmt(results['mvr'])}  FS {_fmt(results['fs'])}  LPR {_fmt(results['lpr'])}  "
             f"CPA {_fmt(results['cpa'])}  units {results['n']} contrast, {results['n_licensed']} controls"
         )
-        return Scored(
-            results, [results_table(f"ForceBench: {predictions} (MVR per axis)", results), pooled], written
-        )
+        return Scored(results, [results_table(f"ForceBench: {predictions}", results), pooled], written)
 
     def score_command(self, config: str, predictions: Path) -> str:
         return f"eviscope score {predictions} --config {config}"
@@ -134,18 +132,18 @@ def _fmt(value: float | None, digits: int = 3) -> str:
 
 
 def results_table(title: str, results: Mapping[str, Any]) -> Table:
-    """MVR, FS (contrast pairs), LPR (controls), CPA and per-axis CPA of each evaluator (axes
-    abbreviated so the table fits 80 columns)."""
+    """MVR, FS (contrast pairs), LPR (controls) and CPA of each evaluator; per-axis figures are in
+    ``results.json`` and the heatmap."""
     table = Table(title=title, title_justify="left")
-    table.add_column("evaluator", no_wrap=True)
-    for column in ("MVR", "FS", "LPR", "CPA", *(axis[:4] for axis in AXES)):
-        table.add_column(column, justify="right", min_width=4, no_wrap=True)
+    table.add_column("evaluator", overflow="fold")
+    for column in ("MVR", "FS", "LPR", "CPA", "pairs", "ctrl"):
+        table.add_column(column, justify="right", no_wrap=True, min_width=6 if column in ("FS",) else 5)
     for name, result in results["per_evaluator"].items():
-        per_axis = [result["per_axis"][a]["cpa"] for a in AXES]
         table.add_row(
             name,
             *(_fmt(result[m]) for m in ("mvr", "fs", "lpr", "cpa")),
-            *(_fmt(v, 2) for v in per_axis),
+            str(result["n"]),
+            str(result["n_licensed"]),
         )
     return table
 
