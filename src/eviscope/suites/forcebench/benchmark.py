@@ -153,15 +153,15 @@ def results_table(title: str, results: Mapping[str, Any]) -> Table:
 
 class ForceBenchAnnotation:
     """Accept or reject each drafted pair, with corrected fields, axis and severity. Verdicts are
-    :class:`~eviscope.suites.forcebench.annotation.Annotation`; a sheet is a CSV in the format of
-    ``eviscope forcebench sheet`` (only the rows annotated so far), read back by
-    :func:`eviscope.core.registry.read_verdicts` with ``read_sheet``'s checks (a candidate id, each id
-    once); agreement and the adjudication queue are ``cohen_kappa`` and ``disagreements``."""
+    :class:`~eviscope.suites.forcebench.annotation.Annotation`; a sheet is a CSV of the rows annotated
+    so far (the pair type and split hidden), read back by :func:`eviscope.core.registry.read_verdicts`
+    (a candidate id, each id once); agreement and the adjudication queue are ``cohen_kappa`` and
+    ``disagreements``."""
 
     title = "ForceBench verdict"
     config = CONFIG
     sheet_columns = (
-        *(name for name in FIELDS if name not in ("id", "annotation_status")),
+        *(name for name in FIELDS if name not in ("id", "annotation_status", "pair_type", "split")),
         *ANNOTATION_FIELDS,
     )
     fields = (
