@@ -77,7 +77,7 @@ MAX_PER_AXIS = 60
 FLOOR_PER_AXIS = 60
 """An axis with fewer cited-claim contrast drafts than this is filled up to it from evidence sentences."""
 
-CONTROLS_PER_AXIS = 36
+CONTROLS_PER_AXIS = 50
 """The most control drafts (``pair_type: licensed``) kept per axis, cited claims first."""
 
 HUB_CONFIG = "subset_balanced"
