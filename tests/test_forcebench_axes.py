@@ -143,3 +143,38 @@ def test_controls_only_use_markers_of_the_contrast_pairs() -> None:
     )
     # "All" -> "Some" is a scope marker no contrast pair uses here: no control is drafted from it
     assert not any(r["raised_claim"].startswith("All patients") for r in rows)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The CanAm Highway follows US 85 from El Paso, Texas, to the border.",  # a road's name, not a quantity
+        "Estimates of total deaths range from 9 million to over 15 million people.",  # a bound before it
+        "The anime ended on October 2, 2011, after 25 episodes aired weekly.",  # a date
+    ],
+)
+def test_numeric_controls_lower_only_quantities(sentence: str) -> None:
+    vocabulary = Counter(
+        {
+            ("numeric", "approximation-to-exact", "approximately", ""): 5,
+            ("numeric", "range-to-endpoint", "1 to 2", "2"): 3,  # would invent the range's other number
+        }
+    )
+    lowered = [weak for weak, _ in lowerings(sentence, vocabulary)]
+    assert not any(
+        bad in weak
+        for weak in lowered
+        for bad in ("US approximately", "over approximately", "October approximately", " to 2,")
+    ), lowered
+
+
+def test_a_control_whose_lowering_breaks_the_grammar_is_not_drafted() -> None:
+    # drafted before issue 24's checks: "Shingles is were associated with by the same virus ..."
+    contrast = "Heavy drinking and smoking were associated with liver damage in the cohort."
+    control = "Shingles is caused by the same virus that causes chickenpox."
+    rows, stats = draft_rows([_source(contrast, contrast, "H_1"), _source(control, control, "H_2")])
+    assert [r["raised_claim"] for r in rows if r["pair_type"] == "contrast"] == [
+        "Heavy drinking and smoking caused liver damage in the cohort."
+    ]
+    assert not any(" is were " in r["calibrated_claim"] for r in rows)
+    assert sum(stats["licensed/attribution_claim"]["rejected"]["unnatural_claim"].values()) >= 1

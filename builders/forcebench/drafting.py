@@ -343,14 +343,19 @@ _PERMANENT = re.compile(
     re.I,
 )
 _REPEATED_WORD = re.compile(r"\b(\w+) \1\b", re.I)
+_DOUBLED_VERB = re.compile(r"\b(?:is|are|was|were|be|been|being) (?:is|are|was|were)\b", re.I)
 _DANGLING = re.compile(r"\b(?:and|or|but|of|the|a|an|to|with|as|is|are|etc)\.$", re.I)
 
 
 def _unnatural(text: str) -> bool:
-    """A garbled claim: a doubled word, unbalanced brackets or quotes, a dangling last word, or a
-    word glued to a digit (``Passage ID 3``, ``4IR``)."""
+    """A garbled claim: a doubled word or verb (``is were``), unbalanced brackets or quotes, a dangling
+    last word, sentences glued together (``(2007).This``), a number glued to letters (``4IR``), or a
+    pointer into the source (``Passage ID 3``)."""
     return bool(
         _REPEATED_WORD.search(text)
+        or _DOUBLED_VERB.search(text)
+        or re.search(r"[.!?)][A-Z]", text)
+        or re.search(r"\b(?:may|might|could) (?:likely|probably)\b", text)
         or text.count("(") != text.count(")")
         or text.count('"') % 2
         or _DANGLING.search(text)
@@ -429,6 +434,9 @@ _NUMBER_SLOT = re.compile(
     r"(?<![\w.,$-])(?<!\bin )(?=\$?\d[\d,]*(?:\.\d+)?(?:%| (?!and\b|or\b|to\b|of\b)[a-z]{3,}))"
 )
 _FUTURE_TIME = re.compile(r"\b(?:20[2-9]\d|next|coming|upcoming|soon|later this|by the end of)\b", re.I)
+_NO_QUANTITY_BEFORE = re.compile(
+    r"(?:\b[A-Z][\w.]*|\b(?:over|under|than|least|most|to|from|between|about|nearly|almost|around|up|No)) $"
+)
 _PLURAL_BEFORE = re.compile(r"(?:[a-rt-z]s|people|children|men|women|they|we|you)\s*$", re.I)
 _CAUSE_SLOT = re.compile(r"(?=\b(?:due to|because of|caused by|the result of)\b)")
 
@@ -442,6 +450,8 @@ def lowerings(sentence: str, vocabulary: Counter[tuple[str, str, str, str]]) -> 
     target = norm(sentence)
     seen = set()
     for axis, rule, old, new in vocabulary:
+        if re.search(r"\d", old):
+            continue  # a limiter with a number of its own (a range) would invent that number
         if new:
             slots = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(new)}(?!\w)", sentence)]
             cut = len(new)
@@ -456,10 +466,13 @@ def lowerings(sentence: str, vocabulary: Counter[tuple[str, str, str, str]]) -> 
         for at in slots:
             if _NEGATION_BEFORE.search(sentence[max(0, at - 30) : at]):
                 continue
-            if re.match(r"(?:is|are) ", old) and old.startswith("is") == bool(
+            verb = old.split(" ", 1)[0]
+            if verb in ("is", "are", "was", "were") and (verb in ("is", "was")) == bool(
                 _PLURAL_BEFORE.search(sentence[:at])
             ):
                 continue  # the limiter's verb agrees with the subject before it
+            if axis == "numeric" and _NO_QUANTITY_BEFORE.search(sentence[:at]):
+                continue  # a name (US 85, June 5) or a bound (over 15) comes before the number
             limiter = old if new or not old else old + " "
             if at == 0:
                 limiter = limiter[:1].upper() + limiter[1:]

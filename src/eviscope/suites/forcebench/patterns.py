@@ -439,8 +439,9 @@ RULES: tuple[Rule, ...] = (
         "quantifier-to-universal",
         re.compile(
             r"(?<!\bthe )(?<!\bThe )(?<!\bare )(?<!\bis )(?<!\bwere )(?<!\bwas )(?<!\bas )(?<!\bAs )"
-            r"(?<!\bhow )(?<!\bHow )(?<!\bso )(?<!\btoo )"
+            r"(?<!\bhow )(?<!\bHow )(?<!\bso )(?<!\btoo )(?<!'s )(?<!’s )(?<!\bof )(?<!\bits )(?<!\btheir )"
             r"\b(some|Some|many|Many|several|Several|most|Most)\b"
+            r"(?! \w+(?:ous|ss|ful|ive|ic|al|able|ible)\b)"
             r"(?!(?: [\w-]+){1,2},? (?:including|such as)\b)"
             r"(?= of\b| (?:[a-z]+s|people|children|men|women)\b)(?! \d)"
             r"(?! (?:times|years|days|weeks|months|hours|minutes|decades|centuries|ways|things)\b)"
