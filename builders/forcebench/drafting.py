@@ -13,20 +13,29 @@ its passage:
    claim's force marker: the sentence is the calibrated claim, its local rewrite the raised claim,
    and the pattern gives the axis, severity, rationale and repair. The decisive span is the
    sentence of the cited passages (or pair of sentences) holding most of the claim's content words.
-4. Lint every draft (``eviscope.suites.forcebench.lints``): the span covers the claim, licenses its
+4. Reject every draft that fails a rule (``REJECTION_REASONS``, tried in order; the build report
+   counts, per axis, the drafts each reason removed first): a raise off the paper's axes (help →
+   direct effect, treat → cure, "for all time", "always" for "currently", a bound deleted), a raise
+   the claim already licenses, a garbled claim, a calibrated claim naming what the evidence does not,
+   then the lints (``eviscope.suites.forcebench.lints``): the span covers the claim, licenses its
    marker and does not license the raised form; the raise is local, on one axis, and changes no
-   entity or number outside the marker's window. The build report counts, per axis, the drafts
-   each lint removed.
-5. Keep one draft per calibrated claim and axis (the smallest seeded hash), at most
-   ``MAX_PER_AXIS`` per axis: ``claim_source: attribution_claim``.
-6. Fallback: an axis with fewer than ``FLOOR_PER_AXIS`` such drafts is filled up to it with drafts
-   whose calibrated claim is a sentence of the cited passage itself (the construction of issue 4,
-   one per source row and axis, same lints): ``claim_source: evidence_sentence``.
+   entity or number outside the marker's window.
+5. Keep one contrast draft per calibrated claim and axis (the smallest seeded hash), at most
+   ``MAX_PER_AXIS`` per axis, scarcest axis first, no claim on two axes: ``claim_source:
+   attribution_claim``. An axis with fewer than ``FLOOR_PER_AXIS`` such drafts is filled up to it
+   with drafts whose calibrated claim is a sentence of the cited passage itself (one per source row
+   and axis, same rules): ``claim_source: evidence_sentence``.
+6. Controls (``pair_type: licensed``): every unused claim or evidence sentence whose stronger marker
+   a contrast rule can lower locally with a marker the contrast pairs use and raise back exactly
+   (``lowerings``), whose span states the stronger wording with its neighbours, and that passes the
+   same rules less the two on the raised form; kept in proportion to each marker's contrast count
+   (``_select_matched``), at most ``CONTROLS_PER_AXIS`` per axis, cited claims first.
 
 The evidence of a row is the paragraph of the cited passage that holds the span, clipped to the span
 and two sentences on either side when the paragraph is longer than
 ``forcebench_claims.MAX_EVIDENCE_CHARS``; it is
-always a verbatim excerpt. Every row says ``annotation_status: drafted``.
+always a verbatim excerpt. Every row says ``annotation_status: drafted`` and ``split: pool``;
+``eviscope forcebench adjudicate`` settles both (:mod:`eviscope.suites.forcebench.sheets`).
 """
 
 from __future__ import annotations

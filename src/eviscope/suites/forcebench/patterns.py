@@ -1,6 +1,8 @@
 """The ForceBench drafting patterns: one table of local force-raising rewrites per axis.
 
-Each rule finds a *limiter* in a claim (the visible boundary of what its cited passage warrants:
+The axes are the paper's (contract §5): a deontic shift (should → must) is modality, and a rule
+whose rewrite is no pair of those axes keeps its row below with its ``Rule.reject`` reason, so the
+build report counts what it would have drafted. Each rule finds a *limiter* in a claim (the visible boundary of what its cited passage warrants:
 the force marker) and rewrites that one phrase into its stronger form; the rewrite is the raised
 claim. Rules never add an entity or a number, and every rule belongs to exactly one axis, so a
 draft changes one local phrase on one axis. ``LICENSING`` says, per rule, when a cited span
@@ -13,14 +15,14 @@ the raised form (``licenses``, ``licenses_raised``).
 | relation | `is/are/was/were associated with`, `linked to/with`, `correlated with` | `causes/cause/caused` | 2 |
 | relation | `has/have been associated with / linked to / correlated with` | `has/have been shown to cause` | 2 |
 | relation | `associated with`, `linked to/with`, `related to` after an outcome noun (`deaths related to X`) | `caused by` | 2 |
-| relation | `help(s) (to) VERB` for a listed effect verb (`prevent`, `reduce`, `protect`, …) | `VERB(s)` | 2 |
-| relation | `to/can/may/might/could/will/help(s) treat` | `… cure` | 2 |
+| relation | `help(s) (to) VERB` for a listed effect verb (`prevent`, `reduce`, `protect`, …) | `VERB(s)`; rejected: `not_association_to_causation` | 2 |
+| relation | `to/can/may/might/could/will/help(s) treat` | `… cure`; rejected: `not_association_to_causation` | 2 |
 | relation | `increase(s/d)/raise(s/d) the risk/chance/likelihood/odds of` | `cause(s/d)` | 2 |
 | relation | `reduce(s/d)/lower(s/ed)/decrease(s/d) the risk/chance/likelihood/odds of` | `prevent(s/ed)` | 2 |
 | relation | `a risk factor for`, `risk factors for` | `a cause of`, `causes of` | 2 |
 | relation | `contribute(s/d) to` (not before an `-ing` word) | `cause(s/d)` | 1 |
-| relation | `is/are recommended`, `recommend(s)` (not before `no`, `not`, `against`) | `is/are required`, `require(s)` | 2 |
-| relation | `should`, `ought to` (not in a `whether`/`if` sentence, not `should be noted/mentioned/…`) | `must` | 2 |
+| modality | `is/are recommended`, `recommend(s)` (not before `no`, `not`, `against`) | `is/are required`, `require(s)` | 2 |
+| modality | `should`, `ought to` (not in a `whether`/`if` sentence, not `should be noted/mentioned/…`) | `must` | 2 |
 | relation | `can/may/could/…/that/which/it influence(s)` (a verb, not before a comma) | `… determine(s)` | 2 |
 | relation | `partly/partially/in part/largely` before `due to`, `because`, `caused by`, … | deleted | 2 |
 | modality | `may`, `might`, `could` (not `… not`, not `… have`; not `could` in a past-tense sentence or before `be …ed`) | `will` | 2 |
@@ -40,10 +42,10 @@ the raised form (``licenses``, ``licenses_raised``).
 | temporal | `was/were the` + superlative or office (`largest`, `capital`, `president`, …), in a sentence with no date or time phrase | `is/are the …` | 2 |
 | temporal | `had a population of`, `had N employees/members/residents/…` | `has …` | 2 |
 | temporal | `was/were ranked/rated/named/voted/listed` (not `named after/for`), in a sentence with no date or time phrase | `is/are …` | 2 |
-| temporal | `since [month] [day,] year` ending a clause, in a sentence with `has`/`have` | `for all time` | 1 |
-| temporal | `currently`, `at present`, `presently`, `is/are now` (not `what is now`) | `always` | 1 |
-| numeric | `about`, `approximately`, `around`, `roughly`, `circa`, `close to`, `(an) estimated`, `some` + number | deleted (exact point; `in` before a bare year) | 1 |
-| numeric | `more/less/fewer than`, `over`, `under`, `at least`, `at most`, `up to`, `nearly`, `almost`, `upwards of` + number | deleted (bound becomes point) | 2 |
+| temporal | `since [month] [day,] year` ending a clause, in a sentence with `has`/`have` | `for all time`; rejected: `unnatural_raise` | 1 |
+| temporal | `currently`, `at present`, `presently`, `is/are now` (not `what is now`) | `always`; rejected: `unnatural_raise` | 1 |
+| numeric | `about`, `approximately`, `around`, `roughly`, `circa`, `close to`, `(an) estimated`, `some`, `nearly`, `almost` + number | deleted (exact point; `in` before a bare year) | 1 |
+| numeric | `more/less/fewer than`, `over`, `under`, `at least`, `at most`, `up to`, `upwards of` + number | deleted; rejected: `bound_deletion_only` | 2 |
 | numeric | `N to/–M` with N < M (not a year range or a score, no `from`/`between` just before) | `M` (range becomes endpoint) | 2 |
 
 A limiter right after a negation (`not`, `no`, `never`, `n't`, `without`) is not rewritten.
