@@ -35,9 +35,7 @@ from eviscope.suites.forcebench.rows import (
     AXES,
     CONFIG,
     FIELDS,
-    PAIR_TYPES,
     SEVERITIES,
-    SPLITS,
     STATUSES,
     read_rows,
 )
@@ -210,8 +208,6 @@ class ForceBenchSpace:
         BrowseFilter("axis", "axis", AXES),
         BrowseFilter("severity", "severity", tuple(map(str, SEVERITIES))),
         BrowseFilter("annotation_status", "status", STATUSES),
-        BrowseFilter("pair_type", "pair_type", PAIR_TYPES),
-        BrowseFilter("split", "split", SPLITS),
     )
     leaderboard_columns = (
         "MVR",
@@ -258,9 +254,11 @@ class ForceBenchSpace:
         return "\n".join(lines) + "\n", plots
 
     def leaderboard_line(self, result: Mapping[str, Any]) -> dict[str, Any]:
-        line = {"MVR": result["mvr"], "FS": result["fs"], "LPR": result["lpr"], "CPA": result["cpa"]}
-        for measure in ("mvr", "fs", "lpr", "cpa"):
-            line.update({f"{measure.upper()} {axis}": result["per_axis"][axis][measure] for axis in AXES})
+        """The line of a scored result; a result recorded before controls existed has no LPR or CPA."""
+        measures = ("mvr", "fs", "lpr", "cpa")
+        line = {measure.upper(): result.get(measure) for measure in measures}
+        for measure in measures:
+            line.update({f"{measure.upper()} {axis}": result["per_axis"][axis].get(measure) for axis in AXES})
         return line
 
     def leaderboard_plot(self, records: Sequence[Mapping[str, Any]], path: Path) -> Path:
