@@ -41,6 +41,8 @@ def make_row(row_id: str, axis: str, calibrated: str, raised: str, **extra: obje
         "source": "AttributionBench/Test:Test_1",
         "annotation_status": "drafted",
         "claim_source": "evidence_sentence",
+        "pair_type": "contrast",
+        "split": "pool",
     }
     row.update(extra)
     return row

@@ -27,8 +27,8 @@ def test_baselines_print_json_and_write_predictions_and_plots(dataset: Path, tmp
     results = json.loads(capsys.readouterr().out)
     presence = results["per_evaluator"]["baseline/citation_presence"]
     assert (presence["mvr"], presence["fs"]) == (1.0, 0.0)
-    assert len(results["evaluators"]) == 5
-    assert results["n"] == 5 * len(sample_rows())
+    assert len(results["evaluators"]) == 7
+    assert results["n"] == 7 * len(sample_rows())
     for png in ("mvr_fs.png", "axis_heatmap.png"):
         assert (out / "report" / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     lines = (out / "predictions.jsonl").read_text().splitlines()
@@ -57,74 +57,65 @@ def test_missing_rows_give_one_line_error(tmp_path: Path, capsys) -> None:
 
 
 def test_annotation_round_trip_through_the_cli(dataset: Path, tmp_path: Path, capsys) -> None:
-    sheet = tmp_path / "sheet.csv"
-    assert main(["forcebench", "sheet", str(sheet), "--dataset", str(dataset)]) == 0
+    sheets = tmp_path / "sheets"
+    assert main(["forcebench", "sheet", str(sheets), "--dataset", str(dataset)]) == 0
     capsys.readouterr()
-    with sheet.open(newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        header, rows = reader.fieldnames, list(reader)
 
-    def fill(path: Path, reject: set[int]) -> Path:
+    def fill(name: str, odd: set[int]) -> Path:
+        with (sheets / f"pass-{name}.csv").open(newline="", encoding="utf-8") as handle:
+            listed = list(csv.DictReader(handle))
+        path = tmp_path / f"{name}.csv"
         with path.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.DictWriter(handle, fieldnames=header)
+            writer = csv.DictWriter(handle, fieldnames=list(listed[0]))
             writer.writeheader()
-            for i, row in enumerate(rows):
-                decision = "reject_not_force_gap" if i in reject else "accept_force_gap"
-                writer.writerow({**row, "annotation_decision": decision})
+            for row in listed:
+                natural = "no" if int(row["id"][-4:]) in odd else "yes"
+                marks = {"q_a_supported": "yes", "q_b_supported": "no", "q_local_on_axis": "yes"}
+                writer.writerow({**row, **marks, "q_natural": natural})
         return path
 
-    a, b = fill(tmp_path / "a.csv", {0}), fill(tmp_path / "b.csv", {0, 1})
+    a, b = fill("A", {0}), fill("B", {0, 1})
     adjudication = tmp_path / "adj.csv"
-    assert (
-        main(
-            [
-                "forcebench",
-                "agreement",
-                str(a),
-                str(b),
-                "--adjudication",
-                str(adjudication),
-                "--dataset",
-                str(dataset),
-                "--json",
-            ]
-        )
-        == 0
-    )
+    argv = ["forcebench", "agreement", str(a), str(b), "--adjudication", str(adjudication)]
+    assert main([*argv, "--dataset", str(dataset), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["to_adjudicate"] == 1
+    assert (report["to_adjudicate"], report["rows"]) == (1, 10)
     with adjudication.open(newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        adj_header, listed = reader.fieldnames, list(reader)
-    listed[0]["adjudication_decision"] = "accept_force_gap"
+        listed = list(csv.DictReader(handle))
+    assert [r["id"] for r in listed] == ["fb-0001"]
+    listed[0].update(
+        {
+            f"adjudicated_{q}": listed[0][f"a_{q}"]
+            for q in ("q_a_supported", "q_b_supported", "q_local_on_axis", "q_natural")
+        }
+    )
     with adjudication.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=adj_header)
+        writer = csv.DictWriter(handle, fieldnames=list(listed[0]))
         writer.writeheader()
         writer.writerows(listed)
     out = tmp_path / "settled"
-    assert (
-        main(
-            [
-                "forcebench",
-                "adjudicate",
-                str(a),
-                str(b),
-                str(adjudication),
-                "--dataset",
-                str(dataset),
-                "--out",
-                str(out),
-                "--eval-per-axis",
-                "2",
-                "--json",
-            ]
-        )
-        == 0
-    )
+    argv = ["forcebench", "adjudicate", str(a), str(b), str(adjudication), "--dataset", str(dataset)]
+    argv += [
+        "--out",
+        str(out),
+        "--eval-per-axis",
+        "1",
+        "--annotators",
+        "Reader A",
+        "Reader B",
+        "Lead",
+        "--json",
+    ]
+    assert main(argv) == 0
     report = json.loads(capsys.readouterr().out)
     settled = read_rows(out)
+    assert report["annotators"] == {"pass_a": "Reader A", "pass_b": "Reader B", "adjudicator": "Lead"}
     assert report["flow"]["Candidate rows entering double annotation"] == 10
-    assert report["flow"]["Accepted after adjudication and quality control"] == 9
-    assert len(settled) == report["flow"]["Final headline evaluation set after locality filter"] == 9
-    assert report["annotation_status"] == {"annotated": 8, "adjudicated": 1}
-    assert {r["annotation_status"] for r in settled} == {"annotated", "adjudicated"}
+    assert report["flow"]["Accepted after adjudication (contrast pairs)"] == 9  # fb-0000: not natural
+    assert report["rejected"] == ["fb-0000"] and len(settled) == 9
+    assert report["annotation_status"] == {"adjudicated": 9}
+    assert (
+        sum(r["split"] == "eval" for r in settled)
+        == 5
+        == report["flow"]["Final headline contrast pairs after the locality filter"]
+    )

@@ -36,9 +36,61 @@ def test_ties_and_missing_scores_are_violations_and_reversals_count_their_margin
     assert result["fs"] == pytest.approx((1.0 + 0 + 0 - 0.6) / 4)
     assert (result["violations"], result["missing"], result["n"]) == (3, 1, 4)
     assert result["per_axis"]["modality"]["mvr"] == 1.0
-    assert result["per_axis"]["relation"] == {"mvr": 0.0, "fs": 1.0, "n": 1, "violations": 0, "missing": 0}
+    assert result["per_axis"]["relation"] == {
+        "mvr": 0.0,
+        "fs": 1.0,
+        "lpr": None,
+        "cpa": None,
+        "n": 1,
+        "n_licensed": 0,
+        "violations": 0,
+        "penalties": 0,
+        "missing": 0,
+    }
     assert result["per_axis"]["scope"]["mvr"] is None
     assert result["per_severity"]["3"]["fs"] == pytest.approx(-0.6)
+
+
+def test_lpr_counts_a_warranted_stronger_claim_scored_lower_and_cpa_balances_both_kinds() -> None:
+    units = [
+        Unit("fb-1", "e", "relation", 1, 1.0, 0.0),  # contrast, right
+        Unit("fb-2", "e", "modality", 2, 1.0, 1.0),  # contrast, tie: violation
+        Unit("c-1", "e", "scope", 2, 1.0, 1.0, "licensed"),  # control, tie: right (s_strong >= s_weak)
+        Unit("c-2", "e", "scope", 2, 1.0, 0.0, "licensed"),  # control, strong penalised
+        Unit("c-3", "e", "numeric", 2, 0.5, 0.75, "licensed"),  # control, right
+        Unit("c-4", "e", "numeric", 2, None, 1.0, "licensed"),  # control, missing: penalty
+    ]
+    result = score_units(units)
+    # MVR and FS on the two contrasts only; LPR 2/4; CPA = 1/2 (1 - 1/2) + 1/2 (1 - 2/4)
+    assert (result["mvr"], result["fs"], result["n"]) == (0.5, 0.5, 2)
+    assert (result["lpr"], result["penalties"], result["n_licensed"]) == (0.5, 2, 4)
+    assert result["cpa"] == 0.5
+    assert result["per_axis"]["scope"]["lpr"] == 0.5 and result["per_axis"]["scope"]["cpa"] is None
+
+
+def test_an_evaluator_that_prefers_the_weaker_claim_gets_cpa_one_half() -> None:
+    weaker = [
+        Unit(f"x-{i}", "e", "modality", 2, 1.0, 0.0, kind)
+        for i, kind in enumerate(["contrast", "licensed"] * 3)
+    ]
+    oracle = [
+        Unit(u.id, "o", u.axis, u.severity, 1.0, 0.0 if u.pair_type == "contrast" else 1.0, u.pair_type)
+        for u in weaker
+    ]
+    assert (score_units(weaker)["mvr"], score_units(weaker)["lpr"], score_units(weaker)["cpa"]) == (
+        0.0,
+        1.0,
+        0.5,
+    )
+    assert score_units(oracle)["cpa"] == 1.0
+
+
+def test_a_row_with_an_unknown_pair_type_names_row_and_field() -> None:
+    rows = [{**ROWS[0], "pair_type": "control"}]
+    with pytest.raises(
+        EviScopeError, match=r"row 1 \(id fb-1\).*'pair_type' \"control\" is not one of contrast, licensed"
+    ):
+        units_from_predictions(rows, [])
 
 
 def test_label_mappings_of_both_prompt_families() -> None:

@@ -13,28 +13,39 @@ its passage:
    claim's force marker: the sentence is the calibrated claim, its local rewrite the raised claim,
    and the pattern gives the axis, severity, rationale and repair. The decisive span is the
    sentence of the cited passages (or pair of sentences) holding most of the claim's content words.
-4. Lint every draft (``eviscope.suites.forcebench.lints``): the span covers the claim, licenses its
+4. Reject every draft that fails a rule (``REJECTION_REASONS``, tried in order; the build report
+   counts, per axis, the drafts each reason removed first): a raise off the paper's axes (help →
+   direct effect, treat → cure, "for all time", "always" for "currently", a bound deleted), a raise
+   the claim already licenses, a garbled claim, a calibrated claim naming what the evidence does not,
+   then the lints (``eviscope.suites.forcebench.lints``): the span covers the claim, licenses its
    marker and does not license the raised form; the raise is local, on one axis, and changes no
-   entity or number outside the marker's window. The build report counts, per axis, the drafts
-   each lint removed.
-5. Keep one draft per calibrated claim and axis (the smallest seeded hash), at most
-   ``MAX_PER_AXIS`` per axis: ``claim_source: attribution_claim``.
-6. Fallback: an axis with fewer than ``FLOOR_PER_AXIS`` such drafts is filled up to it with drafts
-   whose calibrated claim is a sentence of the cited passage itself (the construction of issue 4,
-   one per source row and axis, same lints): ``claim_source: evidence_sentence``.
+   entity or number outside the marker's window.
+5. Keep one contrast draft per calibrated claim and axis (the smallest seeded hash), at most
+   ``MAX_PER_AXIS`` per axis, scarcest axis first, no claim on two axes: ``claim_source:
+   attribution_claim``. An axis with fewer than ``FLOOR_PER_AXIS`` such drafts is filled up to it
+   with drafts whose calibrated claim is a sentence of the cited passage itself (one per source row
+   and axis, same rules): ``claim_source: evidence_sentence``.
+6. Controls (``pair_type: licensed``): every unused claim or evidence sentence whose stronger marker
+   a contrast rule can lower locally with a marker the contrast pairs use and raise back exactly
+   (``lowerings``), whose span states the stronger wording with its neighbours, and that passes the
+   same rules less the two on the raised form; kept in proportion to each marker's contrast count
+   (``_select_matched``), at most ``CONTROLS_PER_AXIS`` per axis, cited claims first.
 
 The evidence of a row is the paragraph of the cited passage that holds the span, clipped to the span
 and two sentences on either side when the paragraph is longer than
 ``forcebench_claims.MAX_EVIDENCE_CHARS``; it is
-always a verbatim excerpt. Every row says ``annotation_status: drafted``.
+always a verbatim excerpt. Every row says ``annotation_status: drafted`` and ``split: pool``;
+``eviscope forcebench adjudicate`` settles both (:mod:`eviscope.suites.forcebench.sheets`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,11 +59,17 @@ from eviscope.builders.forcebench.claims import (
 )
 from eviscope.builders.parquet_split import split_path, write_split
 from eviscope.core.errors import EviScopeError
-from eviscope.core.normalize import norm
+from eviscope.core.normalize import contains, norm
 from eviscope.core.sources import SourceRef, how_to_point
-from eviscope.suites.forcebench.lints import DRAFT_LINTS, edit_window, failed_lints, lint_counts
+from eviscope.suites.forcebench.lints import (
+    DRAFT_LINTS,
+    edit_window,
+    entities_and_numbers,
+    failed_lints,
+    lint_counts,
+)
 from eviscope.suites.forcebench.patterns import Edit, find_edits
-from eviscope.suites.forcebench.rows import AXES, CLAIM_SOURCES, CONFIG, FORCEBENCH_FEATURES
+from eviscope.suites.forcebench.rows import AXES, CLAIM_SOURCES, CONFIG, FORCEBENCH_FEATURES, PAIR_TYPES
 
 __all__ = [
     "FLOOR_PER_AXIS",
@@ -63,11 +80,14 @@ __all__ = [
     "read_attributionbench",
 ]
 
-MAX_PER_AXIS = 100
-"""The most drafts kept per axis (smallest seeded hash first)."""
+MAX_PER_AXIS = 60
+"""The most contrast drafts kept per axis (smallest seeded hash first)."""
 
-FLOOR_PER_AXIS = 36
-"""An axis with fewer cited-claim drafts than this is filled up to it from evidence sentences."""
+FLOOR_PER_AXIS = 60
+"""An axis with fewer cited-claim contrast drafts than this is filled up to it from evidence sentences."""
+
+CONTROLS_PER_AXIS = 50
+"""The most control drafts (``pair_type: licensed``) kept per axis, cited claims first."""
 
 HUB_CONFIG = "subset_balanced"
 HUB_SPLITS = ("dev", "test", "test_ood")
@@ -233,21 +253,33 @@ def _hash(*parts: object) -> str:
     return hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()
 
 
-def _draft(row: dict[str, Any], calibrated: str, span: Span, edit: Edit, claim_source: str) -> dict[str, Any]:
+def _draft(
+    row: dict[str, Any], calibrated: str, span: Span, edit: Edit, claim_source: str, pair_type: str
+) -> dict[str, Any]:
+    """A candidate row: ``calibrated`` is the weaker claim and ``edit.raised`` the stronger one."""
     old, new = edit.old.strip(" ,"), edit.new
     calibrated_window, raised_window = edit_window(calibrated, edit.raised)
-    if new:
+    if pair_type == "licensed":
+        rationale = (
+            f'The cited span itself says "{raised_window}": it warrants the stronger claim as well as the '
+            f'weaker one, which says "{old}".'
+        )
+        repair = "None needed: the evidence warrants both claims."
+    elif new:
         rationale = (
             f'The claim says "{old}" and the cited span warrants no more: {edit.rule.boundary}. The raised '
             f'claim says "{new}", a stronger {edit.rule.axis} than the passage warrants.'
         )
+        repair = f'Write "{calibrated_window}" instead of "{raised_window}".'
     else:
         rationale = (
             f'The claim is limited by "{old}", as the cited span is: {edit.rule.boundary}. The raised claim '
             f"drops the limit, a stronger {edit.rule.axis} than the passage warrants."
         )
+        repair = f'Write "{calibrated_window}" instead of "{raised_window}".'
     return {
-        "id": "fb-" + _hash(row["id"], edit.rule.axis, edit.rule.name, edit.start, calibrated)[:10],
+        "id": "fb-"
+        + _hash(row["id"], edit.rule.axis, edit.rule.name, edit.start, calibrated, pair_type)[:10],
         "axis": edit.rule.axis,
         "severity": edit.severity,
         "context": row["question"].strip() or row["claim"].strip(),
@@ -255,102 +287,346 @@ def _draft(row: dict[str, Any], calibrated: str, span: Span, edit: Edit, claim_s
         "evidence_span": span.text,
         "calibrated_claim": calibrated,
         "raised_claim": edit.raised,
-        "repair": f'Write "{calibrated_window}" instead of "{raised_window}".',
+        "repair": repair,
         "rationale": rationale,
         "source": f"AttributionBench/{row['src_dataset']}:{row['id']}",
         "annotation_status": "drafted",
         "claim_source": claim_source,
+        "pair_type": pair_type,
+        "split": "pool",
     }
 
 
 @dataclass
 class _Pool:
-    """The drafts of one ``claim_source``: how many were drafted and removed, and those that pass.
+    """The drafts of one ``claim_source`` and ``pair_type``: how many were drafted, how many each
+    rejection reason removed (the first reason a draft fails), and those that pass.
     ``one_per_row`` keeps one draft per source row and axis (evidence sentences, where a long passage
     would otherwise give many); a claim sentence gives at most one per axis anyway."""
 
     one_per_row: bool
+    pair_type: str = "contrast"
 
     drafts: Counter[str] = field(default_factory=Counter)
-    removed: dict[str, Counter[str]] = field(
-        default_factory=lambda: {name: Counter() for name in DRAFT_LINTS}
-    )
-    passing: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    removed: dict[str, Counter[str]] = field(default_factory=dict)
+    passing: list[tuple[str, dict[str, Any], Edit]] = field(default_factory=list)
 
-    def add(self, candidate: dict[str, Any], seed: int) -> None:
+    def add(self, candidate: dict[str, Any], edit: Edit, seed: int) -> None:
         axis = candidate["axis"]
         self.drafts[axis] += 1
-        failed = failed_lints(candidate)
-        for name in failed:
-            self.removed[name][axis] += 1
-        if not failed:
-            self.passing.append((_hash(seed, candidate["id"]), candidate))
+        reasons = rejection_reasons(candidate, edit)
+        if reasons:
+            self.removed.setdefault(reasons[0], Counter())[axis] += 1
+        else:
+            self.passing.append((_hash(seed, candidate["id"]), candidate, edit))
 
-    def chosen(self) -> dict[str, list[dict[str, Any]]]:
+    def chosen(self) -> list[tuple[str, dict[str, Any], Edit]]:
         """One draft per (source row, axis) when ``one_per_row``, then one per (calibrated claim,
-        axis), smallest hash first; per axis, in hash order."""
-        by_row: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
-        for rank, candidate in sorted(self.passing, key=lambda pair: pair[0]):
-            key = candidate["source"] if self.one_per_row else candidate["id"]
-            by_row.setdefault((key, candidate["axis"]), (rank, candidate))
-        by_claim: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
-        for rank, candidate in sorted(by_row.values(), key=lambda pair: pair[0]):
-            by_claim.setdefault((norm(candidate["calibrated_claim"]), candidate["axis"]), (rank, candidate))
-        per_axis: dict[str, list[dict[str, Any]]] = {axis: [] for axis in AXES}
-        for _, candidate in sorted(by_claim.values(), key=lambda pair: pair[0]):
-            per_axis[candidate["axis"]].append(candidate)
-        return per_axis
+        axis), smallest hash first, in hash order."""
+        by_row: dict[tuple[str, str], tuple[str, dict[str, Any], Edit]] = {}
+        for item in sorted(self.passing, key=lambda item: item[0]):
+            key = item[1]["source"] if self.one_per_row else item[1]["id"]
+            by_row.setdefault((key, item[1]["axis"]), item)
+        by_claim: dict[tuple[str, str], tuple[str, dict[str, Any], Edit]] = {}
+        for item in sorted(by_row.values(), key=lambda item: item[0]):
+            if by_claim.setdefault((norm(item[1]["calibrated_claim"]), item[1]["axis"]), item) is not item:
+                self.removed.setdefault("duplicate_claim_axis", Counter())[item[1]["axis"]] += 1
+        return sorted(by_claim.values(), key=lambda item: item[0])
 
-    def stats(self, chosen: dict[str, list[dict[str, Any]]], kept: dict[str, int]) -> dict[str, Any]:
+    def stats(self, kept: dict[str, int]) -> dict[str, Any]:
         return {
             "drafts": {axis: self.drafts[axis] for axis in AXES},
-            "removed_by_lint": {
-                name: {axis: self.removed[name][axis] for axis in AXES} for name in DRAFT_LINTS
+            "rejected": {
+                reason: {axis: self.removed[reason][axis] for axis in AXES}
+                for reason in REJECTION_REASONS
+                if reason in self.removed
             },
-            "passing": {axis: sum(c["axis"] == axis for _, c in self.passing) for axis in AXES},
-            "distinct": {axis: len(chosen[axis]) for axis in AXES},
+            "passing": {axis: sum(c["axis"] == axis for _, c, _ in self.passing) for axis in AXES},
             "kept": kept,
         }
+
+
+_PERMANENT = re.compile(
+    r"\b(?:of the (?:decade|year|century|season|month|week|night|game|match|tournament|festival|race|show)"
+    r"|of all time|ever|in history|first|last)\b",
+    re.I,
+)
+_REPEATED_WORD = re.compile(r"\b(\w+) \1\b", re.I)
+_DOUBLED_VERB = re.compile(r"\b(?:is|are|was|were|be|been|being) (?:is|are|was|were)\b", re.I)
+_DANGLING = re.compile(r"\b(?:and|or|but|of|the|a|an|to|with|as|is|are|etc)\.$", re.I)
+
+
+def _unnatural(text: str) -> bool:
+    """A garbled claim: a doubled word or verb (``is were``), unbalanced brackets or quotes, a dangling
+    last word, sentences glued together (``(2007).This``), a number glued to letters (``4IR``), or a
+    pointer into the source (``Passage ID 3``)."""
+    return bool(
+        _REPEATED_WORD.search(text)
+        or _DOUBLED_VERB.search(text)
+        or re.search(r"[.!?)][A-Z]", text)
+        or re.search(r"\b(?:may|might|could) (?:likely|probably)\b", text)
+        or text.count("(") != text.count(")")
+        or text.count('"') % 2
+        or _DANGLING.search(text)
+        or re.search(r"\b(?:passage|id|document|source)\s+(?:id\s+)?\d", text, re.I)
+        or re.search(r"\b\d+(?!st\b|nd\b|rd\b|th\b|s\b)[A-Za-z]{2,}\b", text)
+    )
+
+
+def _exceeds_span(row: dict[str, Any]) -> bool:
+    """The weaker claim names an entity or number that the evidence does not (it says more than its
+    span); compared lower-cased, numbers without commas."""
+    evidence = row["evidence"].lower().replace(",", "")
+    claim = row["calibrated_claim"].split(" ", 1)[-1]  # the first word is capitalised as a sentence's
+    return any(
+        not re.search(rf"(?<!\w){re.escape(item)}(?!\w)", evidence) for item in entities_and_numbers(claim)
+    )
+
+
+def _stronger_in_span(row: dict[str, Any]) -> bool:
+    """The span itself holds the stronger claim's changed words with one word either side."""
+    _, strong = edit_window(row["calibrated_claim"], row["raised_claim"])
+    return contains(row["evidence_span"], strong)
+
+
+REJECTION_REASONS: tuple[str, ...] = (
+    "not_association_to_causation",
+    "unnatural_raise",
+    "bound_deletion_only",
+    "raise_licensed_by_claim",
+    "unnatural_claim",
+    "calibrated_exceeds_span",
+    *DRAFT_LINTS,
+    "stronger_not_in_span",
+    "duplicate_claim_axis",
+    "claim_on_other_axis",
+    "over_axis_cap",
+    "over_marker_quota",
+)
+"""Every reason a draft is not kept, in the order they are tried (the build report counts each per
+axis). The first three are rules that find a limiter but give no pair of the paper's axes
+(``Rule.reject``): help → direct effect and treat → cure are not association → causation; "since
+2010" → "for all time" and "currently" → "always" are not English a person would write; deleting a
+bound ("over", "at least", "up to") changes no precision. ``raise_licensed_by_claim``: a past ranking or
+state that is permanent (``of the decade``, ``first``, ``ever``). ``unnatural_claim``: a garbled claim
+(``_unnatural``). ``calibrated_exceeds_span``: the weaker claim names what the evidence does not. Then
+the nine lints (for controls ``raised_not_licensed`` is replaced by ``stronger_not_in_span``), one
+pair per claim and axis, one axis per claim, the per-axis cap and, for controls, the per-marker
+quota that keeps their markers in the contrast pairs' proportions (``_select_matched``)."""
+
+_CONTROL_LINTS = tuple(
+    name for name in DRAFT_LINTS if name not in ("raised_not_licensed", "span_licenses_marker")
+)
+
+
+def rejection_reasons(candidate: dict[str, Any], edit: Edit) -> list[str]:
+    """The reasons ``candidate`` (drafted by ``edit``) is not a pair, in ``REJECTION_REASONS`` order."""
+    reasons = [edit.rule.reject] if edit.rule.reject else []
+    if edit.rule.name in ("past-state-to-present", "past-ranking-to-present") and _PERMANENT.search(
+        candidate["calibrated_claim"]
+    ):
+        reasons.append("raise_licensed_by_claim")
+    if _unnatural(candidate["calibrated_claim"]) or _unnatural(candidate["raised_claim"]):
+        reasons.append("unnatural_claim")
+    if _exceeds_span(candidate):
+        reasons.append("calibrated_exceeds_span")
+    if candidate["pair_type"] == "contrast":
+        reasons.extend(failed_lints(candidate))
+    else:
+        reasons.extend(failed_lints(candidate, _CONTROL_LINTS))
+        if not _stronger_in_span(candidate):
+            reasons.append("stronger_not_in_span")
+    return reasons
+
+
+_NUMBER_SLOT = re.compile(
+    r"(?<![\w.,$-])(?<!\bin )(?=\$?\d[\d,]*(?:\.\d+)?(?:%| (?!and\b|or\b|to\b|of\b)[a-z]{3,}))"
+)
+_FUTURE_TIME = re.compile(r"\b(?:20[2-9]\d|next|coming|upcoming|soon|later this|by the end of)\b", re.I)
+_NO_QUANTITY_BEFORE = re.compile(
+    r"(?:\b[A-Z][\w.]*|\b(?:over|under|than|least|most|to|from|between|about|nearly|almost|around|up|No)) $"
+)
+_PLURAL_BEFORE = re.compile(r"(?:[a-rt-z]s|people|children|men|women|they|we|you)\s*$", re.I)
+_CAUSE_SLOT = re.compile(r"(?=\b(?:due to|because of|caused by|the result of)\b)")
+
+
+def lowerings(sentence: str, vocabulary: Counter[tuple[str, str, str, str]]) -> Iterator[tuple[str, Edit]]:
+    """Every local lowering of ``sentence``'s stronger marker that a contrast rule raises back into
+    ``sentence`` exactly: (weaker claim, that rule's edit). The markers come from ``vocabulary``, the
+    (axis, rule, limiter, raised form) of the contrast pairs, so controls and contrasts share them.
+    A raised form that deletes its limiter is lowered by inserting the limiter before a quantity
+    (numeric) or a cause (``partly due to``)."""
+    target = norm(sentence)
+    seen = set()
+    for axis, rule, old, new in vocabulary:
+        if re.search(r"\d", old):
+            continue  # a limiter with a number of its own (a range) would invent that number
+        if new:
+            slots = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(new)}(?!\w)", sentence)]
+            cut = len(new)
+        elif axis == "numeric":
+            slots, cut = [m.start() for m in _NUMBER_SLOT.finditer(sentence)], 0
+        elif rule == "partial-to-sole-cause":
+            slots, cut = [m.start() for m in _CAUSE_SLOT.finditer(sentence)], 0
+        else:
+            continue
+        if rule == "prediction-to-future-fact" and not _FUTURE_TIME.search(sentence):
+            continue  # "will" lowers to "is expected to" only for a dated or planned future
+        for at in slots:
+            if _NEGATION_BEFORE.search(sentence[max(0, at - 30) : at]):
+                continue
+            verb = old.split(" ", 1)[0]
+            if verb in ("is", "are", "was", "were") and (verb in ("is", "was")) == bool(
+                _PLURAL_BEFORE.search(sentence[:at])
+            ):
+                continue  # the limiter's verb agrees with the subject before it
+            if axis == "numeric" and _NO_QUANTITY_BEFORE.search(sentence[:at]):
+                continue  # a name (US 85, June 5) or a bound (over 15) comes before the number
+            limiter = old if new or not old else old + " "
+            if at == 0:
+                limiter = limiter[:1].upper() + limiter[1:]
+            weak = sentence[:at] + limiter + sentence[at + cut :]
+            if weak in seen:
+                continue
+            for edit in find_edits(weak, axis):
+                if edit.rule.name == rule and norm(edit.raised) == target:
+                    seen.add(weak)
+                    yield weak, edit
+                    break
+
+
+_NEGATION_BEFORE = re.compile(r"\b(?:not|no|never|without|cannot|nor)\b|n't\b", re.I)
+
+
+def _marker_key(edit: Edit) -> tuple[str, str, str, str]:
+    return (edit.rule.axis, edit.rule.name, edit.old.strip(" ,").lower(), edit.new.strip().lower())
 
 
 def draft_rows(
     source_rows: list[dict[str, Any]], seed: int = 0
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Draft ForceBench rows from AttributionBench rows; returns the rows and drafting statistics.
+    """Draft ForceBench candidates from AttributionBench rows; returns the rows and drafting statistics.
 
-    Cited claims come first (at most ``MAX_PER_AXIS`` per axis); an axis with fewer than
-    ``FLOOR_PER_AXIS`` is filled up to it with evidence-sentence drafts.
+    Contrast pairs: cited claims first, an axis with fewer than ``FLOOR_PER_AXIS`` filled up from
+    evidence sentences, at most ``MAX_PER_AXIS`` per axis. Controls: claims whose span says the
+    stronger marker, lowered with the contrast pairs' markers (``lowerings``), drawn in proportion to
+    how often the contrast pairs use each marker (``_select_matched``), at most ``CONTROLS_PER_AXIS``
+    per axis, cited claims first. No calibrated claim is on two axes or in two pairs.
     """
+    attributable = [row for row in source_rows if row["attribution_label"] == "attributable"]
     claims, sentences = _Pool(one_per_row=False), _Pool(one_per_row=True)
-    for row in source_rows:
-        if row["attribution_label"] != "attributable":
-            continue
+    units: list[tuple[dict[str, Any], str, Span, str]] = []
+    for row in attributable:
         for sentence in claim_sentences(row["claim"]):
-            if not eligible_sentence(sentence, answer_pronoun=True):
-                continue
-            edits = list(find_edits(sentence))
-            span = best_span(sentence, row["references"]) if edits else None
-            for edit in edits:
-                claims.add(_draft(row, sentence, span or _NO_SPAN, edit, "attribution_claim"), seed)
+            if eligible_sentence(sentence, answer_pronoun=True):
+                span = best_span(sentence, row["references"]) or _NO_SPAN
+                units.append((row, sentence, span, "attribution_claim"))
         for span in (span for reference in row["references"] for span in passage_spans(reference)):
             if eligible_sentence(span.text):
-                for edit in find_edits(span.text):
-                    sentences.add(_draft(row, span.text, span, edit, "evidence_sentence"), seed)
-    from_claims, from_sentences = claims.chosen(), sentences.chosen()
-    rows: list[dict[str, Any]] = []
-    kept_claims, kept_sentences = {}, {}
-    for axis in AXES:
-        mine = from_claims[axis][:MAX_PER_AXIS]
-        used = {norm(c["calibrated_claim"]) for c in mine}
-        fill = [c for c in from_sentences[axis] if norm(c["calibrated_claim"]) not in used]
-        fill = fill[: max(0, FLOOR_PER_AXIS - len(mine))]
-        kept_claims[axis], kept_sentences[axis] = len(mine), len(fill)
-        rows.extend(sorted(mine + fill, key=lambda c: c["id"]))
+                units.append((row, span.text, span, "evidence_sentence"))
+    for row, sentence, span, claim_source in units:
+        pool = claims if claim_source == "attribution_claim" else sentences
+        for edit in find_edits(sentence):
+            pool.add(_draft(row, sentence, span, edit, claim_source, "contrast"), edit, seed)
+    used: set[str] = set()
+    contrast = _select([claims, sentences], MAX_PER_AXIS, FLOOR_PER_AXIS, used)
+    vocabulary = Counter(_marker_key(edit) for _, _, edit in contrast)
+    control_claims = _Pool(one_per_row=False, pair_type="licensed")
+    control_sentences = _Pool(one_per_row=True, pair_type="licensed")
+    for row, sentence, span, claim_source in units:
+        if norm(sentence) in used:
+            continue
+        pool = control_claims if claim_source == "attribution_claim" else control_sentences
+        for weak, edit in lowerings(sentence, vocabulary):
+            pool.add(_draft(row, weak, span, edit, claim_source, "licensed"), edit, seed)
+    controls = _select_matched([control_claims, control_sentences], vocabulary, used)
+    rows = sorted((c for _, c, _ in contrast + controls), key=lambda c: (c["axis"], c["id"]))
+    rows = [row for axis in AXES for row in rows if row["axis"] == axis]
     stats = {
-        "attribution_claim": claims.stats(from_claims, kept_claims),
-        "evidence_sentence": sentences.stats(from_sentences, kept_sentences),
+        f"{pool.pair_type}/{name}": pool.stats(
+            {
+                axis: sum(c["axis"] == axis and c["claim_source"] == name for _, c, _ in chosen)
+                for axis in AXES
+            }
+        )
+        for pool, name, chosen in (
+            (claims, "attribution_claim", contrast),
+            (sentences, "evidence_sentence", contrast),
+            (control_claims, "attribution_claim", controls),
+            (control_sentences, "evidence_sentence", controls),
+        )
     }
     return rows, stats
+
+
+def _select_matched(
+    pools: list[_Pool], vocabulary: Counter[tuple[str, str, str, str]], used: set[str]
+) -> list[tuple[str, dict[str, Any], Edit]]:
+    """Per axis, at most ``CONTROLS_PER_AXIS`` controls whose markers follow the contrast pairs':
+    each marker (axis, rule, limiter, raised form) gets slots in proportion to its contrast count, a
+    marker short of drafts leaves its slots empty rather than give them to another (so a
+    claim-only classifier cannot tell the pair type by the marker), cited claims first, then in
+    hash order. A claim already used (a contrast pair, another control) is skipped and counted."""
+    candidates = sorted(
+        (item for pool in pools for item in pool.chosen()),
+        key=lambda item: (item[1]["claim_source"] != "attribution_claim", item[0]),
+    )
+    pool_of = {id(item[1]): pool for pool in pools for item in pool.passing}
+    picked: list[tuple[str, dict[str, Any], Edit]] = []
+    for axis in AXES:
+        counts = {key: n for key, n in vocabulary.items() if key[0] == axis}
+        total = sum(counts.values())
+        if not total:
+            continue
+        quota = {key: math.ceil(n * CONTROLS_PER_AXIS / total) for key, n in counts.items()}
+        taken: Counter[tuple[str, str, str, str]] = Counter()
+        mine = 0
+        for item in candidates:
+            candidate, key = item[1], _marker_key(item[2])
+            if candidate["axis"] != axis:
+                continue
+            pool = pool_of[id(candidate)]
+            if norm(candidate["calibrated_claim"]) in used or norm(candidate["raised_claim"]) in used:
+                pool.removed.setdefault("claim_on_other_axis", Counter())[axis] += 1
+            elif mine >= CONTROLS_PER_AXIS or taken[key] >= quota.get(key, 0):
+                pool.removed.setdefault("over_marker_quota", Counter())[axis] += 1
+            else:
+                used.update({norm(candidate["calibrated_claim"]), norm(candidate["raised_claim"])})
+                taken[key] += 1
+                mine += 1
+                picked.append(item)
+    return picked
+
+
+def _select(
+    pools: list[_Pool], most: int, floor: int, used: set[str]
+) -> list[tuple[str, dict[str, Any], Edit]]:
+    """Per axis, the first pool's drafts (at most ``most``), then the second's up to ``floor``; a
+    calibrated claim already in ``used`` (on another axis or pair) is skipped and counted. Axes are
+    filled scarcest first, so a claim that fits two axes goes to the one with fewer drafts."""
+    chosen_by_pool = [pool.chosen() for pool in pools]
+    scarcity = {
+        axis: sum(c["axis"] == axis for chosen in chosen_by_pool for _, c, _ in chosen) for axis in AXES
+    }
+    picked: list[tuple[str, dict[str, Any], Edit]] = []
+    for axis in sorted(AXES, key=lambda axis: (scarcity[axis], AXES.index(axis))):
+        mine: list[tuple[str, dict[str, Any], Edit]] = []
+        for pool, chosen, limit in zip(pools, chosen_by_pool, (most, floor), strict=True):
+            for item in chosen:
+                candidate = item[1]
+                if candidate["axis"] != axis:
+                    continue
+                claim = norm(candidate["calibrated_claim"])
+                if claim in used:
+                    pool.removed.setdefault("claim_on_other_axis", Counter())[axis] += 1
+                elif len(mine) >= limit:
+                    pool.removed.setdefault("over_axis_cap", Counter())[axis] += 1
+                else:
+                    used.add(claim)
+                    used.add(norm(candidate["raised_claim"]))
+                    mine.append(item)
+        picked.extend(mine)
+    return picked
 
 
 _NO_SPAN = Span("", "")
@@ -386,7 +662,11 @@ def build_forcebench(source: SourceRef, out_dir: Path, seed: int = 0) -> dict[st
         if rows
         else 0.0,
         "source_dataset": dict(sorted(Counter(r["source"].split(":", 1)[0] for r in rows).items())),
-        "lints_passed": lint_counts(rows, DRAFT_LINTS),
+        "pair_type": {
+            axis: {pt: sum(r["axis"] == axis and r["pair_type"] == pt for r in rows) for pt in PAIR_TYPES}
+            for axis in AXES
+        },
+        "lints_passed": lint_counts([r for r in rows if r["pair_type"] == "contrast"], DRAFT_LINTS),
         "drafting": stats,
         "source": {
             "name": "attributionbench",

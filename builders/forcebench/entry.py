@@ -37,8 +37,14 @@ class ForceBenchBuilder:
             table.add_row(axis, str(count), *(str(report["claim_source"][axis][s]) for s in sources))
         totals = [str(sum(by_source[s] for by_source in report["claim_source"].values())) for s in sources]
         table.add_row("all", str(report["rows"]), *totals, end_section=True)
-        for lint, passed in report["lints_passed"].items():
-            table.add_row(f"lint {lint}", f"{passed}/{report['rows']}")
+        pairs = {
+            kind: sum(by_type[kind] for by_type in report["pair_type"].values())
+            for kind in ("contrast", "licensed")
+        }
+        table.add_row("contrast pairs", str(pairs["contrast"]))
+        table.add_row("controls (licensed)", str(pairs["licensed"]), end_section=True)
+        for lint, passed in report["lints_passed"].items():  # on contrast pairs; controls have their own
+            table.add_row(f"lint {lint}", f"{passed}/{pairs['contrast']}")
         return [table]
 
 

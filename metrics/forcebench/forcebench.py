@@ -1,4 +1,4 @@
-"""ForceBench: monotonicity violation rate (MVR) and force sensitivity (FS) of a citation evaluator.
+"""ForceBench: MVR, FS, LPR and CPA of a citation evaluator.
 
 A thin `evaluate` face over ``eviscope.suites.forcebench.scoring`` (contract §6); the README is the metric card.
 """
@@ -27,12 +27,17 @@ _CITATION = """\
 """
 
 _DESCRIPTION = """\
-Each ForceBench pair holds the cited evidence fixed and pairs a calibrated claim (warranted by the
-evidence) with a raised claim (one local force increase on one axis). An evaluator scores both
-claims. MVR is the share of (pair, evaluator) units where the raised claim scores at least as high
-as the calibrated one (a tie is a violation); FS is the mean margin s_safe - s_raised. Lower MVR
-and higher FS are better. A unit with a missing score (unparsable output, refusal, or a label
-outside its prompt's label set) is a violation with margin 0. Several evaluators pool their units.
+Each ForceBench pair holds the cited evidence fixed and pairs a weaker claim with a stronger one
+(one local force increase on one axis). On a contrast pair the evidence warrants only the weaker
+(calibrated) claim; on a control (`pair_type: licensed`) it warrants the stronger one too. An
+evaluator scores both claims. MVR is the share of contrast units where the raised claim scores at
+least as high as the calibrated one (a tie is a violation); FS is the mean margin s_safe - s_raised
+over contrast units. LPR is the share of control units where the warranted stronger claim scores
+below the weaker one. CPA = 1/2 (1 - MVR) + 1/2 (1 - LPR), a balanced accuracy: an evaluator that
+distrusts strong wording without reading the evidence has a low MVR, a high LPR and a CPA near 0.5.
+Lower MVR and LPR, higher FS and CPA are better. A unit with a missing score (unparsable output,
+refusal, or a label outside its prompt's label set) is a violation or a penalty with margin 0.
+Several evaluators pool their units.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -41,14 +46,16 @@ Args:
         `score_safe` / `score_raised` (non-LLM evaluators, `prompt` None) or the judge `prompt`
         (`generic`, `axis_free`, `force_aware`, `dummy_axis`) and its labels `label_safe` /
         `label_raised`, which are mapped to scores.
-    references: for each prediction, the ForceBench row it scores: `id`, `axis`, `severity`.
-        Every evaluator must score every referenced row exactly once.
+    references: for each prediction, the ForceBench row it scores: `id`, `axis`, `severity` and
+        `pair_type` (`contrast` or `licensed`; absent: `contrast`). Every evaluator must score every
+        referenced row exactly once.
 Raises:
     EviScopeError (a ValueError): a prediction or reference that breaks the contract (docs/contract.md §6 or §5; the message
         names its position and field), a prediction paired with another row's reference, a
         duplicate (id, evaluator), or a referenced row an evaluator left out.
 Returns:
-    `mvr`, `fs`, `n`, `violations`, `missing` over all units; the same under `per_axis`,
+    `mvr`, `fs`, `n` (contrast units), `violations`, `lpr`, `n_licensed` (control units), `penalties`,
+    `cpa` (None unless both kinds are present) and `missing`; the same under `per_axis`,
     `per_severity` and `per_evaluator` (which also holds per-axis and per-severity results).
 Examples:
     >>> import evaluate
@@ -63,6 +70,15 @@ Examples:
     >>> result = forcebench.compute(predictions=preds, references=refs)
     >>> result["mvr"], result["fs"], result["per_axis"]["numeric"]["mvr"]
     (0.5, 0.5, 1.0)
+
+    A control whose stronger claim the judge calls a force gap is a licensed penalty:
+
+    >>> refs.append({"id": "fb-3", "axis": "scope", "severity": 2, "pair_type": "licensed"})
+    >>> preds.append({"id": "fb-3", "evaluator": "judge", "prompt": "force_aware",
+    ...               "label_safe": "force_calibrated", "label_raised": "force_gap"})
+    >>> result = forcebench.compute(predictions=preds, references=refs)
+    >>> result["mvr"], result["lpr"], result["cpa"]
+    (0.5, 1.0, 0.25)
 """
 
 _PREDICTION = {
@@ -93,19 +109,23 @@ def _complete(predictions: list[dict] | None) -> list[dict] | None:
 def _references(references: list[dict] | None) -> list[dict] | None:
     if references is None:
         return None
-    return [{name: ref.get(name) for name in _REFERENCE} for ref in check_rows(references, "references")]
+    return [
+        {**{name: ref.get(name) for name in _REFERENCE}, "pair_type": ref.get("pair_type", "contrast")}
+        for ref in check_rows(references, "references")
+    ]
 
 
 _REFERENCE = {
     "id": datasets.Value("string"),
     "axis": datasets.Value("string"),
     "severity": datasets.Value("int32"),
+    "pair_type": datasets.Value("string"),
 }
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Forcebench(evaluate.Metric):
-    """MVR and FS, overall, per axis, per severity and per evaluator (contract §6)."""
+    """MVR, FS, LPR and CPA, overall, per axis, per severity and per evaluator (contract §6)."""
 
     def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(
@@ -169,11 +189,15 @@ def _units(predictions: list[dict], references: list[dict]) -> list:
                 f"'{plain(ref['id'], 60)}'"
             )
         row = rows.setdefault(ref["id"], ref)
-        if (row["axis"], row["severity"]) != (ref["axis"], ref["severity"]):
+        if (row["axis"], row["severity"], row["pair_type"]) != (
+            ref["axis"],
+            ref["severity"],
+            ref["pair_type"],
+        ):
             raise EviScopeError(
                 f"reference {index + 1} (id {plain(ref['id'], 60)}): axis {ref['axis']}, severity "
-                f"{ref['severity']} disagrees with an earlier reference of the same id "
-                f"(axis {row['axis']}, severity {row['severity']})"
+                f"{ref['severity']}, pair_type {ref['pair_type']} disagrees with an earlier reference of the "
+                f"same id (axis {row['axis']}, severity {row['severity']}, pair_type {row['pair_type']})"
             )
         preds.append(
             ForcePrediction.model_validate({k: v for k, v in pred.items() if v is not None and v != ""})

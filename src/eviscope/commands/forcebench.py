@@ -10,7 +10,7 @@ from typing import Any
 from eviscope.commands import add_group, add_json_argument, add_subcommand, console
 from eviscope.core.errors import EviScopeError, os_errors
 from eviscope.core.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE, report_dir, run_dir, split_path
-from eviscope.suites.forcebench.rows import AXES, read_rows
+from eviscope.suites.forcebench.rows import PAIR_TYPES, SPLITS, read_rows
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -45,24 +45,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_json_argument(baselines)
     baselines.set_defaults(func=run_baselines)
 
+    baselines.add_argument(
+        "--split", choices=SPLITS, default=None, help="score only the rows of this split (default: all)"
+    )
+
     sheet = add_subcommand(
         commands,
         "sheet",
-        help="export the candidate rows to an annotation sheet (CSV)",
-        description="Export the candidate rows to a CSV annotation sheet; fill in its annotation_* columns.",
+        help="write the two blind annotation sheets of every candidate (CSV)",
+        description=(
+            "Write pass-A.csv and pass-B.csv (every candidate, contrast pairs and controls alike, each\n"
+            "pass in its own order, the pair type hidden) and their instructions into DIR. Two readers\n"
+            "who did not draft the rows answer each row's yes/no questions, one sheet each."
+        ),
     )
-    sheet.add_argument("out", type=Path, metavar="SHEET", help="the CSV sheet to write")
+    sheet.add_argument("out", type=Path, metavar="DIR", help="the folder to write the sheets into")
     _add_rows(sheet)
+    sheet.add_argument("--seed", type=int, default=0, help="order seed (default: %(default)s)")
     sheet.set_defaults(func=run_sheet)
 
     agree = add_subcommand(
         commands,
         "agreement",
         help="Cohen's kappa of two filled sheets; write the adjudication sheet",
-        description="Cohen's kappa of two annotators' filled sheets; write the sheet of rows to adjudicate.",
+        description=(
+            "Cohen's kappa of the two readers' verdicts and of each question; write the sheet of rows\n"
+            "whose verdicts differ, for the adjudicator."
+        ),
     )
-    agree.add_argument("sheet_a", type=Path, metavar="SHEET_A", help="first annotator's filled sheet")
-    agree.add_argument("sheet_b", type=Path, metavar="SHEET_B", help="second annotator's filled sheet")
+    agree.add_argument("sheet_a", type=Path, metavar="SHEET_A", help="pass A, filled")
+    agree.add_argument("sheet_b", type=Path, metavar="SHEET_B", help="pass B, filled")
     agree.add_argument(
         "--adjudication", type=Path, required=True, metavar="FILE", help="the adjudication sheet to write"
     )
@@ -73,14 +85,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     settle = add_subcommand(
         commands,
         "adjudicate",
-        help="apply adjudication, cap axes, split and locality-filter; write the settled config",
+        help="settle the annotations: annotation_status and the eval/pool split; write the config",
         description=(
-            "Apply the adjudication to two filled sheets, cap rows per axis, draw the evaluation split\n"
-            "and drop non-local edits; write the settled ForceBench config into --out."
+            "Keep the candidates whose settled verdict is their pair type (both readers', or the\n"
+            "adjudicator's where they differ), mark them adjudicated, cap contrast pairs per axis, draw\n"
+            "the eval split (contrast pairs per axis, stratified by source, plus the controls) and drop\n"
+            "non-local edits; write the settled ForceBench config into --out."
         ),
     )
-    settle.add_argument("sheet_a", type=Path, metavar="SHEET_A", help="first annotator's filled sheet")
-    settle.add_argument("sheet_b", type=Path, metavar="SHEET_B", help="second annotator's filled sheet")
+    settle.add_argument("sheet_a", type=Path, metavar="SHEET_A", help="pass A, filled")
+    settle.add_argument("sheet_b", type=Path, metavar="SHEET_B", help="pass B, filled")
     settle.add_argument(
         "adjudication", type=Path, metavar="ADJUDICATION", help="the filled adjudication sheet"
     )
@@ -89,10 +103,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--out", type=Path, required=True, metavar="DIR", help="dataset folder for the settled config"
     )
     settle.add_argument(
-        "--cap", type=int, default=51, help="most accepted rows per axis (default: %(default)s)"
+        "--annotators",
+        nargs=3,
+        required=True,
+        metavar=("READER_A", "READER_B", "ADJUDICATOR"),
+        help="who read pass A, pass B, and who adjudicated (written to the report, for the card)",
     )
     settle.add_argument(
-        "--eval-per-axis", type=int, default=40, help="evaluation rows per axis (default: %(default)s)"
+        "--cap", type=int, default=51, help="most accepted contrast pairs per axis (default: %(default)s)"
+    )
+    settle.add_argument(
+        "--eval-per-axis", type=int, default=40, help="eval contrast pairs per axis (default: %(default)s)"
     )
     settle.add_argument("--seed", type=int, default=0, help="stable-hash seed (default: %(default)s)")
     add_json_argument(settle)
@@ -114,13 +135,22 @@ def _print_json(obj: Any) -> None:
 
 
 def run_baselines(args: argparse.Namespace) -> int:
-    from eviscope.suites.forcebench.baselines import baseline_predictions
+    from eviscope.suites.forcebench.baselines import baseline_predictions, classifier_predictions
     from eviscope.suites.forcebench.benchmark import results_table, write_results
     from eviscope.suites.forcebench.scoring import score_units, units_from_predictions
 
     rows = read_rows(args.dataset)
+    if args.split is not None:
+        rows = [row for row in rows if row["split"] == args.split]
+        if not rows:
+            raise EviScopeError(f"{args.dataset}: no rows of split {args.split!r}")
     predictions = baseline_predictions(rows)
     results = score_units(units_from_predictions(rows, predictions))
+    if len({row["pair_type"] for row in rows}) == len(PAIR_TYPES):
+        held_out, fit = classifier_predictions(rows)
+        held = set(fit.pop("ids"))
+        tested = [row for row in rows if row["id"] in held]
+        results["claim_only_classifier"] = {**fit, **score_units(units_from_predictions(tested, held_out))}
     path = args.out / PREDICTIONS_FILE
     with os_errors(path, hint="use another --out"):
         args.out.mkdir(parents=True, exist_ok=True)
@@ -132,37 +162,45 @@ def run_baselines(args: argparse.Namespace) -> int:
         _print_json(results)
     else:
         screen = console()
-        screen.print(results_table(f"ForceBench baselines, {len(rows)} pairs (MVR per axis)", results))
+        screen.print(results_table(f"ForceBench baselines, {len(rows)} pairs ", results))
+        if "claim_only_classifier" in results:
+            fit = results["claim_only_classifier"]
+            screen.print(
+                f"claim-only pair_type classifier, {fit['test']} held-out pairs: accuracy "
+                f"{fit['accuracy']:.3f} (chance {fit['chance']:.3f}); MVR {fit['mvr']:.3f} FS {fit['fs']:.3f} "
+                f"LPR {fit['lpr']:.3f} CPA {fit['cpa']:.3f}"
+            )
         screen.print(f"wrote {path}, " + ", ".join(str(p) for p in written))
     return 0
 
 
 def run_sheet(args: argparse.Namespace) -> int:
-    from eviscope.suites.forcebench.annotation import export_sheet
+    from eviscope.suites.forcebench.sheets import write_sheets
 
     rows = read_rows(args.dataset)
-    export_sheet(rows, args.out)
-    print(f"Wrote {len(rows)} candidate rows to {args.out}; fill in the annotation_* columns.")
+    with os_errors(args.out, "write", hint="choose another DIR"):
+        written = write_sheets(rows, args.out, args.seed)
+    print(f"Wrote {len(rows)} candidates to each of " + ", ".join(str(p) for p in written))
     return 0
 
 
 def run_agreement(args: argparse.Namespace) -> int:
-    from eviscope.suites.forcebench.annotation import cohen_kappa, read_sheet, write_adjudication_sheet
+    from eviscope.suites.forcebench.sheets import agreement, read_marks, write_adjudication
 
     rows = read_rows(args.dataset)
-    a, b = read_sheet(args.sheet_a, rows), read_sheet(args.sheet_b, rows)
-    report = {
-        "rows": len(rows),
-        "cohen_kappa": cohen_kappa(a, b),
-        "to_adjudicate": write_adjudication_sheet(rows, a, b, args.adjudication),
-        "adjudication_sheet": str(args.adjudication),
-    }
+    a, b = read_marks(args.sheet_a, rows), read_marks(args.sheet_b, rows)
+    report = agreement(a, b)
+    with os_errors(args.adjudication, "write"):
+        report["to_adjudicate"] = write_adjudication(rows, a, b, args.adjudication)
+    report["adjudication_sheet"] = str(args.adjudication)
     if args.json:
         _print_json(report)
     else:
+        kappa = report["kappa_verdict"]
         print(
-            f"Cohen's kappa on row decisions: {report['cohen_kappa']:.3f} over {len(rows)} rows; "
-            f"{report['to_adjudicate']} rows to adjudicate in {args.adjudication}"
+            f"Cohen's kappa of the verdicts: {'n/a' if kappa is None else f'{kappa:.3f}'} over {len(rows)} "
+            f"rows (raw agreement {report['agreement_verdict']:.3f}); {report['to_adjudicate']} rows to "
+            f"adjudicate in {args.adjudication}"
         )
     return 0
 
@@ -171,43 +209,41 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     """A build step: writes the settled ForceBench config, so it alone imports a builder (here, not at
     module level: every other ``eviscope forcebench`` command is run time)."""
     from eviscope.builders.parquet_split import write_split
-    from eviscope.suites.forcebench.annotation import (
-        apply_adjudication,
-        cap_axes,
-        construction_flow,
-        flow_table,
-        locality_filter,
-        read_adjudication_sheet,
-        read_sheet,
-        status_counts,
-        stratified_split,
-    )
+    from eviscope.suites.forcebench.annotation import flow_table, status_counts
     from eviscope.suites.forcebench.rows import CONFIG, FORCEBENCH_FEATURES
+    from eviscope.suites.forcebench.sheets import (
+        agreement,
+        read_adjudication,
+        read_marks,
+        settle,
+        split_counts,
+    )
 
     if args.out.resolve() == Path(args.dataset).resolve():
         raise EviScopeError(f"--out {args.out} would overwrite the candidate rows; choose another folder")
     rows = read_rows(args.dataset)
-    a, b = read_sheet(args.sheet_a, rows), read_sheet(args.sheet_b, rows)
-    settled = apply_adjudication(rows, a, b, read_adjudication_sheet(args.adjudication, rows))
-    retained = cap_axes(settled.rows, args.cap, args.seed)
-    evaluation, _ = stratified_split(retained, args.eval_per_axis, args.seed)
-    final, removed = locality_filter(evaluation)
-    write_split(args.out, CONFIG, final, FORCEBENCH_FEATURES)
-    flow = construction_flow(len(rows), len(settled.rows), len(retained), len(evaluation), len(final))
+    a, b = read_marks(args.sheet_a, rows), read_marks(args.sheet_b, rows)
+    settled = settle(
+        rows, a, b, read_adjudication(args.adjudication, rows), args.cap, args.eval_per_axis, args.seed
+    )
+    write_split(args.out, CONFIG, settled.rows, FORCEBENCH_FEATURES)
+    reader_a, reader_b, adjudicator = args.annotators
     report = {
         "path": str(split_path(args.out, CONFIG)),
-        "flow": dict(flow),
-        "annotation_status": status_counts(final),
-        "axis": {axis: sum(r["axis"] == axis for r in final) for axis in AXES},
+        "annotators": {"pass_a": reader_a, "pass_b": reader_b, "adjudicator": adjudicator},
+        "agreement": agreement(a, b),
+        "flow": dict(settled.flow),
+        "annotation_status": status_counts(settled.rows),
+        "split": split_counts(settled.rows),
         "rejected": settled.rejected,
         "unresolved": settled.unresolved,
-        "locality_removed": removed,
+        "locality_removed": settled.locality_removed,
     }
     if args.json:
         _print_json(report)
     else:
-        print(flow_table(flow))
+        print(flow_table(settled.flow))
         if settled.unresolved:
             print(f"{len(settled.unresolved)} disagreements left open on the adjudication sheet were dropped")
-        print(f"Wrote {len(final)} rows to {report['path']}")
+        print(f"Wrote {len(settled.rows)} rows to {report['path']}")
     return 0

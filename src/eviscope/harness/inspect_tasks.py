@@ -56,7 +56,7 @@ def eviscope_scorer() -> Scorer:
 
 @scorer(metrics=[_metric(m, suite.forcebench_metric) for m in suite.FORCEBENCH_METRICS])
 def forcebench_scorer() -> Scorer:
-    """Per request: the parsed label as the value, and the item MVR and FS read."""
+    """Per request: the parsed label as the value, and the item MVR, FS, LPR and CPA read."""
 
     async def score(state: TaskState, target: Target) -> Score:
         m = state.metadata
@@ -85,9 +85,7 @@ def _forcebench(judge: str, dataset: str | None) -> Task:
             input=prompt,
             id=f"{row['id']}#{which}",
             metadata={
-                "id": row["id"],
-                "axis": row["axis"],
-                "severity": row["severity"],
+                **{name: row[name] for name in suite.FORCEBENCH_PAIR_FIELDS},
                 "judge": judge,
                 "which": which,
             },

@@ -19,6 +19,7 @@ eviscope.core.errors.EviScopeError: 1 incomplete quartets: q1 (no noisy/insuffic
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -54,8 +55,12 @@ EVISCOPE_METRICS: tuple[str, ...] = names(EVISCOPE_TABLE, harness=True)
 """Every contract §4 metric a harness reports: the table's, less the usage metrics (and
 ``utility_per_call``, which divides by calls): the harnesses see no tokens, latency or cost per request."""
 
-FORCEBENCH_METRICS: tuple[str, ...] = ("mvr", "fs")
-"""Monotonicity violation rate and force sensitivity (contract §6), pooled over the run's pairs."""
+FORCEBENCH_METRICS: tuple[str, ...] = ("mvr", "fs", "lpr", "cpa")
+"""Monotonicity violation rate and force sensitivity (contrast pairs), licensed-penalty rate (controls)
+and controlled pair accuracy (contract §6), pooled over the run's pairs."""
+
+FORCEBENCH_PAIR_FIELDS: tuple[str, ...] = ("id", "axis", "severity", "pair_type")
+"""The fields of a ForceBench row that a harness request carries, so the metrics can be computed."""
 
 
 def dataset_source(dataset: str | None = None) -> str:
@@ -133,11 +138,10 @@ def forcebench_label(judge: str, reply: str) -> str | None:
 
 
 def forcebench_item(row: Row, which: str, judge: str, reply: str) -> dict[str, Any]:
-    """What a harness keeps per request of a pair: the pair's id, axis and severity, and the label."""
+    """What a harness keeps per request of a pair: the pair's id, axis, severity and pair type, and the
+    label."""
     return {
-        "id": row["id"],
-        "axis": row["axis"],
-        "severity": row["severity"],
+        **{name: row[name] for name in FORCEBENCH_PAIR_FIELDS},
         "which": which,
         "judge": judge,
         "label": forcebench_label(judge, reply),
@@ -159,12 +163,15 @@ def forcebench_predictions(items: Iterable[Mapping[str, Any]], evaluator: str | 
 
 
 def forcebench_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """MVR and FS (overall, per axis, per severity) of a run's items, by :mod:`eviscope.suites.forcebench.scoring`."""
-    rows = list({item["id"]: {k: item[k] for k in ("id", "axis", "severity")} for item in items}.values())
+    """MVR, FS, LPR and CPA (overall, per axis, per severity) of a run's items, by
+    :mod:`eviscope.suites.forcebench.scoring`."""
+    rows = list({item["id"]: {k: item[k] for k in FORCEBENCH_PAIR_FIELDS} for item in items}.values())
     units = forcebench_scoring.units_from_predictions(rows, forcebench_predictions(items))
     return forcebench_scoring.score_units(units)
 
 
 def forcebench_metric(name: str, items: Sequence[Mapping[str, Any]]) -> float:
-    """One overall ForceBench metric (``mvr`` or ``fs``) of a run's items."""
-    return forcebench_scores(items)[name]
+    """One overall ForceBench metric (``mvr``, ``fs``, ``lpr`` or ``cpa``) of a run's items; NaN when the
+    run has no pair it is defined on (LPR without controls)."""
+    value = forcebench_scores(items)[name]
+    return math.nan if value is None else value

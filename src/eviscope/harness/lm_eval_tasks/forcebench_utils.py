@@ -2,7 +2,7 @@
 
 lm-eval loads this file by path from the task YAMLs beside it; everything it does is in
 :mod:`eviscope.harness.suite`. Each pair becomes two requests (``safe``: the calibrated claim, then
-``raised``), each keeps its parsed label, and MVR and FS pool the run's pairs with
+``raised``), each keeps its parsed label, and MVR, FS, LPR and CPA pool the run's pairs with
 ``eviscope.suites.forcebench.scoring``.
 """
 
@@ -21,7 +21,7 @@ def load(judge: str, dataset: str | None = None, **_: Any) -> datasets.DatasetDi
     """Two requests per pair of the ``forcebench`` config (hub id or local folder ``dataset``)."""
     pairs = suite.load_rows(FORCEBENCH_CONFIG, dataset)
     requests = [
-        {"id": row["id"], "axis": row["axis"], "severity": row["severity"], "judge": judge, "which": which,
+        {**{name: row[name] for name in suite.FORCEBENCH_PAIR_FIELDS}, "judge": judge, "which": which,
          "prompt": prompt}
         for row in pairs
         for which, prompt in suite.forcebench_prompts(row, judge).items()
@@ -44,3 +44,11 @@ def mvr(items: Sequence[Mapping[str, Any]]) -> float:
 
 def fs(items: Sequence[Mapping[str, Any]]) -> float:
     return suite.forcebench_metric("fs", items)
+
+
+def lpr(items: Sequence[Mapping[str, Any]]) -> float:
+    return suite.forcebench_metric("lpr", items)
+
+
+def cpa(items: Sequence[Mapping[str, Any]]) -> float:
+    return suite.forcebench_metric("cpa", items)

@@ -13,6 +13,17 @@
 
 The lexicons here are a generic hedge/booster list written apart from the drafting patterns; they
 overlap in vocabulary, so on drafted rows the ForceCheck baselines are optimistic.
+
+Evidence-blind baselines (contract §6) never read the evidence; they show what MVR alone cannot:
+
+- ``shorter_claim``: prefers the shorter claim (score: minus its word count).
+- ``fewer_force_words``: prefers the claim with fewer force words (score: minus its count of words of
+  ``FORCE_WORDS``, the booster list above).
+- ``claim_only_classifier`` (``classifier_predictions``): a logistic regression on the two claims'
+  words and the words the edit removes and adds, fitted on half the rows to tell ``pair_type``,
+  scored on the other half; it gives a pair it calls a contrast ``(1, 0)`` and a control ``(1, 1)``.
+  Its accuracy against chance (the held-out share of the commoner pair type) says whether the claims
+  alone give the pair type away.
 """
 
 from __future__ import annotations
@@ -22,9 +33,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from eviscope.core.normalize import tokens
-from eviscope.suites.forcebench.lints import entities_and_numbers
+from eviscope.suites.forcebench.lints import changed_runs, entities_and_numbers
 
-__all__ = ["BASELINES", "baseline_predictions"]
+__all__ = ["BASELINES", "EVIDENCE_BLIND", "FORCE_WORDS", "baseline_predictions", "classifier_predictions"]
 
 Scorer = Callable[[str, str], float]
 
@@ -163,6 +174,10 @@ _LIMITERS: dict[str, frozenset[str]] = {
     ),
 }
 _STRONG = frozenset().union(*_BOOSTERS.values())
+FORCE_WORDS: frozenset[str] = _STRONG | frozenset(
+    ["only", "entirely", "exactly", "precisely", "proves", "prove"]
+)
+"""The force lexicon of ``fewer_force_words``: the boosters of every axis."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -211,14 +226,27 @@ def axis_forcecheck(evidence: str, claim: str) -> float:
     return max(0.0, token_overlap(closest, claim) - penalty)
 
 
+def shorter_claim(evidence: str, claim: str) -> float:
+    return -float(len(claim.split()))
+
+
+def fewer_force_words(evidence: str, claim: str) -> float:
+    return -float(sum(word in FORCE_WORDS for word in tokens(claim)))
+
+
 BASELINES: dict[str, Scorer] = {
     "citation_presence": citation_presence,
     "token_overlap": token_overlap,
     "entity_overlap": entity_overlap,
     "rule_forcecheck": rule_forcecheck,
     "axis_forcecheck": axis_forcecheck,
+    "shorter_claim": shorter_claim,
+    "fewer_force_words": fewer_force_words,
 }
 """Every deterministic evaluator by name, in reporting order."""
+
+EVIDENCE_BLIND: tuple[str, ...] = ("shorter_claim", "fewer_force_words", "claim_only_classifier")
+"""The evaluators that never read the evidence."""
 
 
 def baseline_predictions(
@@ -235,3 +263,55 @@ def baseline_predictions(
         for name in names
         for row in rows
     ]
+
+
+def _claim_features(row: Mapping[str, Any]) -> str:
+    """The text a claim-only classifier reads: both claims' words, then the removed and added words."""
+    weak, strong = row["calibrated_claim"], row["raised_claim"]
+    edits = " ".join(
+        [f"del_{w.lower()}" for old, _ in changed_runs(weak, strong) for w in old]
+        + [f"add_{w.lower()}" for _, new in changed_runs(weak, strong) for w in new]
+    )
+    return f"{weak} {strong} {edits or 'del_none add_none'}"
+
+
+def classifier_predictions(
+    rows: Sequence[Mapping[str, Any]], seed: int = 0
+) -> tuple[list[dict], dict[str, Any]]:
+    """Fit the claim-only ``pair_type`` classifier on half of ``rows`` (stratified by axis and pair
+    type, seeded) and predict the other half: (its contract §6 predictions on the held-out rows, a
+    report with the held-out ``ids``, ``accuracy`` and ``chance``)."""
+    from sklearn.feature_extraction.text import CountVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+    from sklearn.pipeline import make_pipeline
+
+    rows = sorted(rows, key=lambda r: r["id"])
+    strata = [f"{r['axis']}/{r['pair_type']}" for r in rows]
+    train, test = train_test_split(list(rows), test_size=0.5, random_state=seed, stratify=strata)
+    model = make_pipeline(
+        CountVectorizer(ngram_range=(1, 2), lowercase=True, binary=True),
+        LogisticRegression(max_iter=2000, random_state=seed),
+    )
+    model.fit([_claim_features(r) for r in train], [r["pair_type"] for r in train])
+    guesses = model.predict([_claim_features(r) for r in test])
+    truth = [r["pair_type"] for r in test]
+    accuracy = sum(g == t for g, t in zip(guesses, truth, strict=True)) / len(test)
+    chance = max(truth.count(kind) for kind in set(truth)) / len(test)
+    predictions = [
+        {
+            "id": row["id"],
+            "evaluator": "baseline/claim_only_classifier",
+            "score_safe": 1.0,
+            "score_raised": 0.0 if guess == "contrast" else 1.0,
+        }
+        for row, guess in zip(test, guesses, strict=True)
+    ]
+    report = {
+        "train": len(train),
+        "test": len(test),
+        "accuracy": accuracy,
+        "chance": chance,
+        "ids": [r["id"] for r in test],
+    }
+    return predictions, report

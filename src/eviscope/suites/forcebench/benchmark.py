@@ -31,7 +31,14 @@ from eviscope.suites.forcebench.annotation import (
     disagreements,
 )
 from eviscope.suites.forcebench.prompts import PROMPT_NAMES
-from eviscope.suites.forcebench.rows import AXES, CONFIG, FIELDS, SEVERITIES, STATUSES, read_rows
+from eviscope.suites.forcebench.rows import (
+    AXES,
+    CONFIG,
+    FIELDS,
+    SEVERITIES,
+    STATUSES,
+    read_rows,
+)
 from eviscope.suites.forcebench.task import ForceBenchTask
 
 
@@ -71,10 +78,11 @@ class ForceBench:
             units_from_predictions(rows, read_predictions(predictions), source=str(predictions))
         )
         written = write_results(results, out) if out is not None else []
-        pooled = f"pooled: MVR {results['mvr']:.3f}  FS {results['fs']:.3f}  units {results['n']}"
-        return Scored(
-            results, [results_table(f"ForceBench: {predictions} (MVR per axis)", results), pooled], written
+        pooled = (
+            f"pooled: MVR {_fmt(results['mvr'])}  FS {_fmt(results['fs'])}  LPR {_fmt(results['lpr'])}  "
+            f"CPA {_fmt(results['cpa'])}  units {results['n']} contrast, {results['n_licensed']} controls"
         )
+        return Scored(results, [results_table(f"ForceBench: {predictions}", results), pooled], written)
 
     def score_command(self, config: str, predictions: Path) -> str:
         return f"eviscope score {predictions} --config {config}"
@@ -92,7 +100,10 @@ class ForceBench:
                 }
                 for i, r in enumerate(rows)
             ],
-            "references": [{"id": r["id"], "axis": r["axis"], "severity": r["severity"]} for r in rows],
+            "references": [
+                {"id": r["id"], "axis": r["axis"], "severity": r["severity"], "pair_type": r["pair_type"]}
+                for r in rows
+            ],
         }
 
     @property
@@ -115,19 +126,23 @@ def write_results(results: dict[str, Any], out: Path) -> list[Path]:
     return [path, *plots]
 
 
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
 def results_table(title: str, results: Mapping[str, Any]) -> Table:
-    """MVR, FS and per-axis MVR of each evaluator (axes abbreviated so the table fits 80 columns)."""
+    """MVR, FS (contrast pairs), LPR (controls) and CPA of each evaluator; per-axis figures are in
+    ``results.json`` and the heatmap."""
     table = Table(title=title, title_justify="left")
-    table.add_column("evaluator", no_wrap=True)
-    for column in ("MVR", "FS", *(axis[:4] for axis in AXES)):
-        table.add_column(column, justify="right", min_width=4, no_wrap=True)
+    table.add_column("evaluator", overflow="fold")
+    for column in ("MVR", "FS", "LPR", "CPA", "pairs", "ctrl"):
+        table.add_column(column, justify="right", no_wrap=True, min_width=6 if column in ("FS",) else 5)
     for name, result in results["per_evaluator"].items():
-        per_axis = [result["per_axis"][a]["mvr"] for a in AXES]
         table.add_row(
             name,
-            f"{result['mvr']:.3f}",
-            f"{result['fs']:.3f}",
-            *("–" if v is None else f"{v:.2f}" for v in per_axis),
+            *(_fmt(result[m]) for m in ("mvr", "fs", "lpr", "cpa")),
+            str(result["n"]),
+            str(result["n_licensed"]),
         )
     return table
 
@@ -137,15 +152,15 @@ def results_table(title: str, results: Mapping[str, Any]) -> Table:
 
 class ForceBenchAnnotation:
     """Accept or reject each drafted pair, with corrected fields, axis and severity. Verdicts are
-    :class:`~eviscope.suites.forcebench.annotation.Annotation`; a sheet is a CSV in the format of
-    ``eviscope forcebench sheet`` (only the rows annotated so far), read back by
-    :func:`eviscope.core.registry.read_verdicts` with ``read_sheet``'s checks (a candidate id, each id
-    once); agreement and the adjudication queue are ``cohen_kappa`` and ``disagreements``."""
+    :class:`~eviscope.suites.forcebench.annotation.Annotation`; a sheet is a CSV of the rows annotated
+    so far (the pair type and split hidden), read back by :func:`eviscope.core.registry.read_verdicts`
+    (a candidate id, each id once); agreement and the adjudication queue are ``cohen_kappa`` and
+    ``disagreements``."""
 
     title = "ForceBench verdict"
     config = CONFIG
     sheet_columns = (
-        *(name for name in FIELDS if name not in ("id", "annotation_status")),
+        *(name for name in FIELDS if name not in ("id", "annotation_status", "pair_type", "split")),
         *ANNOTATION_FIELDS,
     )
     fields = (
@@ -184,6 +199,8 @@ class ForceBenchSpace:
         "axis",
         "severity",
         "claim_source",
+        "pair_type",
+        "split",
         "annotation_status",
         "calibrated_claim",
         "raised_claim",
@@ -193,8 +210,14 @@ class ForceBenchSpace:
         BrowseFilter("severity", "severity", tuple(map(str, SEVERITIES))),
         BrowseFilter("annotation_status", "status", STATUSES),
     )
-    leaderboard_columns = ("MVR", "FS", *(f"{m} {axis}" for m in ("MVR", "FS") for axis in AXES))
-    lower_is_better = ("MVR",)
+    leaderboard_columns = (
+        "MVR",
+        "FS",
+        "LPR",
+        "CPA",
+        *(f"{m} {axis}" for m in ("MVR", "FS", "LPR", "CPA") for axis in AXES),
+    )
+    lower_is_better = ("MVR", "LPR")
     annotation = ForceBenchAnnotation()
 
     def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
@@ -213,14 +236,16 @@ class ForceBenchSpace:
         lines += [f"- {key}: `{value}`" for key, value in meta.items()]
         lines += [f"- units: {result['n']}, evaluators: {', '.join(result['evaluators'])}", ""]
         lines += [
-            "| slice | MVR (lower is better) | FS (higher is better) | units |",
-            "| --- | --- | --- | --- |",
+            "| slice | MVR (lower is better) | FS (higher is better) | LPR (lower is better) "
+            "| CPA (higher is better) | contrast units | control units |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
         ]
         slices = [("overall", result)]
         slices += [(f"axis {axis}", r) for axis, r in result["per_axis"].items()]
         slices += [(f"severity {s}", r) for s, r in result["per_severity"].items()]
         lines += [
-            f"| {name} | {format_value(r['mvr'])} | {format_value(r['fs'])} | {r['n']} |"
+            f"| {name} | {format_value(r['mvr'])} | {format_value(r['fs'])} | {format_value(r['lpr'])} "
+            f"| {format_value(r['cpa'])} | {r['n']} | {r['n_licensed']} |"
             for name, r in slices
         ]
         plots = [
@@ -230,9 +255,11 @@ class ForceBenchSpace:
         return "\n".join(lines) + "\n", plots
 
     def leaderboard_line(self, result: Mapping[str, Any]) -> dict[str, Any]:
-        line = {"MVR": result["mvr"], "FS": result["fs"]}
-        for measure in ("mvr", "fs"):
-            line.update({f"{measure.upper()} {axis}": result["per_axis"][axis][measure] for axis in AXES})
+        """The line of a scored result; a result recorded before controls existed has no LPR or CPA."""
+        measures = ("mvr", "fs", "lpr", "cpa")
+        line = {measure.upper(): result.get(measure) for measure in measures}
+        for measure in measures:
+            line.update({f"{measure.upper()} {axis}": result["per_axis"][axis].get(measure) for axis in AXES})
         return line
 
     def leaderboard_plot(self, records: Sequence[Mapping[str, Any]], path: Path) -> Path:

@@ -39,6 +39,7 @@ __all__ = [
     "LINTS",
     "LOCALITY_LINTS",
     "MIN_COVERAGE",
+    "changed_runs",
     "coverage",
     "edit_window",
     "entities_and_numbers",
@@ -212,7 +213,7 @@ def entities_and_numbers(text: str) -> set[str]:
     return found
 
 
-def _changed_runs(calibrated: str, raised: str) -> list[tuple[list[str], list[str]]]:
+def changed_runs(calibrated: str, raised: str) -> list[tuple[list[str], list[str]]]:
     """The (removed words, inserted words) of each run where the two claims differ."""
     a, b = _words(calibrated), _words(raised)
     matcher = difflib.SequenceMatcher(a=[w.lower() for w in a], b=[w.lower() for w in b], autojunk=False)
@@ -288,7 +289,7 @@ def _raised_not_licensed(row: Row) -> bool:
 
 
 def _single_edit(row: Row) -> bool:
-    runs = _changed_runs(row["calibrated_claim"], row["raised_claim"])
+    runs = changed_runs(row["calibrated_claim"], row["raised_claim"])
     return len(runs) == 1 and sum(len(old) + len(new) for old, new in runs) <= MAX_CHANGED_WORDS
 
 
@@ -296,7 +297,7 @@ def _same_entities_numbers(row: Row) -> bool:
     calibrated = entities_and_numbers(row["calibrated_claim"])
     raised = entities_and_numbers(row["raised_claim"])
     removed_in_edit = set()
-    for old, _new in _changed_runs(row["calibrated_claim"], row["raised_claim"]):
+    for old, _new in changed_runs(row["calibrated_claim"], row["raised_claim"]):
         removed_in_edit |= entities_and_numbers(" ".join(old))
     return raised <= calibrated and calibrated - raised <= removed_in_edit
 

@@ -1,6 +1,8 @@
 """The ForceBench drafting patterns: one table of local force-raising rewrites per axis.
 
-Each rule finds a *limiter* in a claim (the visible boundary of what its cited passage warrants:
+The axes are the paper's (contract §5): a deontic shift (should → must) is modality, and a rule
+whose rewrite is no pair of those axes keeps its row below with its ``Rule.reject`` reason, so the
+build report counts what it would have drafted. Each rule finds a *limiter* in a claim (the visible boundary of what its cited passage warrants:
 the force marker) and rewrites that one phrase into its stronger form; the rewrite is the raised
 claim. Rules never add an entity or a number, and every rule belongs to exactly one axis, so a
 draft changes one local phrase on one axis. ``LICENSING`` says, per rule, when a cited span
@@ -13,14 +15,14 @@ the raised form (``licenses``, ``licenses_raised``).
 | relation | `is/are/was/were associated with`, `linked to/with`, `correlated with` | `causes/cause/caused` | 2 |
 | relation | `has/have been associated with / linked to / correlated with` | `has/have been shown to cause` | 2 |
 | relation | `associated with`, `linked to/with`, `related to` after an outcome noun (`deaths related to X`) | `caused by` | 2 |
-| relation | `help(s) (to) VERB` for a listed effect verb (`prevent`, `reduce`, `protect`, …) | `VERB(s)` | 2 |
-| relation | `to/can/may/might/could/will/help(s) treat` | `… cure` | 2 |
+| relation | `help(s) (to) VERB` for a listed effect verb (`prevent`, `reduce`, `protect`, …) | `VERB(s)`; rejected: `not_association_to_causation` | 2 |
+| relation | `to/can/may/might/could/will/help(s) treat` | `… cure`; rejected: `not_association_to_causation` | 2 |
 | relation | `increase(s/d)/raise(s/d) the risk/chance/likelihood/odds of` | `cause(s/d)` | 2 |
 | relation | `reduce(s/d)/lower(s/ed)/decrease(s/d) the risk/chance/likelihood/odds of` | `prevent(s/ed)` | 2 |
 | relation | `a risk factor for`, `risk factors for` | `a cause of`, `causes of` | 2 |
 | relation | `contribute(s/d) to` (not before an `-ing` word) | `cause(s/d)` | 1 |
-| relation | `is/are recommended`, `recommend(s)` (not before `no`, `not`, `against`) | `is/are required`, `require(s)` | 2 |
-| relation | `should`, `ought to` (not in a `whether`/`if` sentence, not `should be noted/mentioned/…`) | `must` | 2 |
+| modality | `is/are recommended`, `recommend(s)` (not before `no`, `not`, `against`) | `is/are required`, `require(s)` | 2 |
+| modality | `should`, `ought to` (not in a `whether`/`if` sentence, not `should be noted/mentioned/…`) | `must` | 2 |
 | relation | `can/may/could/…/that/which/it influence(s)` (a verb, not before a comma) | `… determine(s)` | 2 |
 | relation | `partly/partially/in part/largely` before `due to`, `because`, `caused by`, … | deleted | 2 |
 | modality | `may`, `might`, `could` (not `… not`, not `… have`; not `could` in a past-tense sentence or before `be …ed`) | `will` | 2 |
@@ -40,10 +42,10 @@ the raised form (``licenses``, ``licenses_raised``).
 | temporal | `was/were the` + superlative or office (`largest`, `capital`, `president`, …), in a sentence with no date or time phrase | `is/are the …` | 2 |
 | temporal | `had a population of`, `had N employees/members/residents/…` | `has …` | 2 |
 | temporal | `was/were ranked/rated/named/voted/listed` (not `named after/for`), in a sentence with no date or time phrase | `is/are …` | 2 |
-| temporal | `since [month] [day,] year` ending a clause, in a sentence with `has`/`have` | `for all time` | 1 |
-| temporal | `currently`, `at present`, `presently`, `is/are now` (not `what is now`) | `always` | 1 |
-| numeric | `about`, `approximately`, `around`, `roughly`, `circa`, `close to`, `(an) estimated`, `some` + number | deleted (exact point; `in` before a bare year) | 1 |
-| numeric | `more/less/fewer than`, `over`, `under`, `at least`, `at most`, `up to`, `nearly`, `almost`, `upwards of` + number | deleted (bound becomes point) | 2 |
+| temporal | `since [month] [day,] year` ending a clause, in a sentence with `has`/`have` | `for all time`; rejected: `unnatural_raise` | 1 |
+| temporal | `currently`, `at present`, `presently`, `is/are now` (not `what is now`) | `always`; rejected: `unnatural_raise` | 1 |
+| numeric | `about`, `approximately`, `around`, `roughly`, `circa`, `close to`, `(an) estimated`, `some`, `nearly`, `almost` + number | deleted (exact point; `in` before a bare year) | 1 |
+| numeric | `more/less/fewer than`, `over`, `under`, `at least`, `at most`, `up to`, `upwards of` + number | deleted; rejected: `bound_deletion_only` | 2 |
 | numeric | `N to/–M` with N < M (not a year range or a score, no `from`/`between` just before) | `M` (range becomes endpoint) | 2 |
 
 A limiter right after a negation (`not`, `no`, `never`, `n't`, `without`) is not rewritten.
@@ -90,6 +92,9 @@ class Rule:
     """A match with ``veto_before`` in the 25 characters before it is not rewritten (``between``)."""
     accept: Callable[[re.Match[str]], bool] | None = None
     """A match is rewritten only when ``accept`` holds (e.g. a range runs from low to high)."""
+    reject: str = ""
+    """The rejection reason of a rule that finds a limiter but whose rewrite is not a pair of the
+    paper's axes (issue 24): its drafts are counted under this reason and never kept."""
 
 
 @dataclass(frozen=True)
@@ -236,6 +241,7 @@ RULES: tuple[Rule, ...] = (
         lambda m: _third_person(m.group(2)) if m.group(1) == "helps" else m.group(2),
         _sev(2),
         "a contributing help, not the direct effect",
+        reject="not_association_to_causation",
     ),
     Rule(
         "relation",
@@ -244,6 +250,7 @@ RULES: tuple[Rule, ...] = (
         _sub(r"\1 cure"),
         _sev(2),
         "a treatment, not a cure",
+        reject="not_association_to_causation",
     ),
     Rule(
         "relation",
@@ -305,7 +312,7 @@ RULES: tuple[Rule, ...] = (
         "a contribution, not the cause",
     ),
     Rule(
-        "relation",
+        "modality",
         "recommendation-to-obligation",
         re.compile(
             r"\b(?:(is|are) (?:generally |often |usually |strongly )?recommended|(recommends|recommend))\b"
@@ -320,7 +327,7 @@ RULES: tuple[Rule, ...] = (
         "a recommendation, not an obligation",
     ),
     Rule(
-        "relation",
+        "modality",
         "advice-to-obligation",
         re.compile(
             r"\b(?:should|ought to)\b(?! not\b| have\b| also\b)"
@@ -434,8 +441,9 @@ RULES: tuple[Rule, ...] = (
         "quantifier-to-universal",
         re.compile(
             r"(?<!\bthe )(?<!\bThe )(?<!\bare )(?<!\bis )(?<!\bwere )(?<!\bwas )(?<!\bas )(?<!\bAs )"
-            r"(?<!\bhow )(?<!\bHow )(?<!\bso )(?<!\btoo )"
+            r"(?<!\bhow )(?<!\bHow )(?<!\bso )(?<!\btoo )(?<!'s )(?<!’s )(?<!\bof )(?<!\bits )(?<!\btheir )"
             r"\b(some|Some|many|Many|several|Several|most|Most)\b"
+            r"(?! \w+(?:ous|ss|ful|ive|ic|al|able|ible)\b)"
             r"(?!(?: [\w-]+){1,2},? (?:including|such as)\b)"
             r"(?= of\b| (?:[a-z]+s|people|children|men|women)\b)(?! \d)"
             r"(?! (?:times|years|days|weeks|months|hours|minutes|decades|centuries|ways|things)\b)"
@@ -559,6 +567,7 @@ RULES: tuple[Rule, ...] = (
         _sev(1),
         "a state since a given date, not a timeless one",
         veto=re.compile(r"^(?!.*\b(?:has|have)\b)"),
+        reject="unnatural_raise",
     ),
     Rule(
         "temporal",
@@ -569,13 +578,15 @@ RULES: tuple[Rule, ...] = (
         _const("always"),
         _sev(1),
         "the current state, not a timeless one",
+        reject="unnatural_raise",
     ),
     # numeric: approximate, bounded or ranged becomes an exact point
     Rule(
         "numeric",
         "approximation-to-exact",
         re.compile(
-            rf"\b(?:about|approximately|around|roughly|circa|close to|an estimated|estimated|some) (?={_NUMBER})"
+            rf"\b(?:about|approximately|around|roughly|circa|close to|an estimated|estimated|some|nearly|almost)"
+            rf" (?={_NUMBER})"
         ),
         lambda m: (
             "in "
@@ -589,12 +600,13 @@ RULES: tuple[Rule, ...] = (
         "numeric",
         "bound-to-exact",
         re.compile(
-            rf"\b(?:more than|less than|fewer than|over|under|at least|at most|up to|nearly|almost|upwards of)"
+            rf"\b(?:more than|less than|fewer than|over|under|at least|at most|up to|upwards of)"
             rf" (?={_NUMBER})"
         ),
         _const(""),
         _sev(2),
         "a bound, not an exact quantity",
+        reject="bound_deletion_only",
     ),
     Rule(
         "numeric",

@@ -25,6 +25,13 @@ CLAIM_SOURCES: tuple[str, ...] = ("attribution_claim", "evidence_sentence")
 """``claim_source`` values: a claim a cited-QA system wrote (AttributionBench's ``claim``), or the
 fallback, a sentence of the cited passage itself."""
 
+PAIR_TYPES: tuple[str, ...] = ("contrast", "licensed")
+"""``pair_type`` values: ``contrast`` (the raised claim exceeds the evidence) or ``licensed`` (a
+control: the evidence warrants both claims, the stronger one included)."""
+
+SPLITS: tuple[str, ...] = ("eval", "pool")
+"""``split`` values: the fixed, adjudicated, locality-filtered evaluation set, or the other pairs."""
+
 CONFIG = "forcebench"
 
 FORCEBENCH_FEATURES = Features(
@@ -42,6 +49,8 @@ FORCEBENCH_FEATURES = Features(
         "source": Value("string"),
         "annotation_status": Value("string"),
         "claim_source": Value("string"),
+        "pair_type": Value("string"),
+        "split": Value("string"),
     }
 )
 """`datasets` features of a ForceBench row; field meanings are in contract §5 and the dataset card."""

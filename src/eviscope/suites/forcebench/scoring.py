@@ -1,14 +1,20 @@
-"""ForceBench metrics (contract §6): monotonicity violation rate (MVR) and force sensitivity (FS).
+"""ForceBench metrics (contract §6): MVR, FS, LPR and CPA.
 
-A *unit* is one (pair, evaluator): the support score of the calibrated claim (``s_safe``) and of the
-raised claim (``s_raised``). A unit violates monotonicity when ``s_raised >= s_safe`` (a tie is a
-violation); a unit with a missing score is a violation with margin 0. Several evaluators (judges)
-pool their units: the overall numbers are means over every unit of every evaluator.
+A *unit* is one (pair, evaluator): the support score of the weaker claim (``s_safe``, the calibrated
+claim) and of the stronger one (``s_raised``). On a contrast pair (``pair_type: contrast``) the unit
+violates monotonicity when ``s_raised >= s_safe`` (a tie is a violation); MVR is the share of
+violations and FS the mean margin ``s_safe - s_raised``, both over contrast pairs only. On a control
+(``pair_type: licensed``, the evidence warrants the stronger claim too) the unit is a licensed
+penalty when ``s_strong < s_weak``; LPR is their share. CPA, the controlled pair accuracy, is the
+balanced accuracy ``½ · (1 − MVR) + ½ · (1 − LPR)``, None unless both kinds are present. A unit with
+a missing score is a violation (contrast) or a penalty (control) with margin 0. Several evaluators
+(judges) pool their units: the overall numbers are means over every unit of every evaluator.
 
 >>> units = [Unit("fb-1", "j", "modality", 2, 1.0, 0.0), Unit("fb-2", "j", "numeric", 1, 0.5, 0.5),
-...          Unit("fb-3", "j", "numeric", 1, None, 0.0)]
->>> summarize(units)
-{'mvr': 0.6666666666666666, 'fs': 0.3333333333333333, 'n': 3, 'violations': 2, 'missing': 1}
+...          Unit("fb-3", "j", "numeric", 1, None, 0.0), Unit("fb-4", "j", "scope", 2, 1.0, 1.0, "licensed"),
+...          Unit("fb-5", "j", "scope", 2, 1.0, 0.0, "licensed")]
+>>> summarize(units)["mvr"], summarize(units)["lpr"], summarize(units)["cpa"]
+(0.6666666666666666, 0.5, 0.4166666666666667)
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from eviscope.core.errors import EviScopeError, brief, plain
 from eviscope.suites.eviscope.predictions import json_line_error, jsonl_lines
-from eviscope.suites.forcebench.rows import AXES, SEVERITIES
+from eviscope.suites.forcebench.rows import AXES, PAIR_TYPES, SEVERITIES
 
 __all__ = [
     "FORCE_LABELS",
@@ -139,11 +145,26 @@ class Unit:
     severity: int
     s_safe: float | None
     s_raised: float | None
+    pair_type: str = "contrast"
+
+    @property
+    def missing(self) -> bool:
+        return self.s_safe is None or self.s_raised is None
 
     @property
     def violation(self) -> bool:
-        """A tie, a reversal or a missing score."""
-        return self.s_safe is None or self.s_raised is None or self.s_raised >= self.s_safe
+        """A contrast pair: a tie, a reversal or a missing score."""
+        return self.missing or self.s_raised >= self.s_safe
+
+    @property
+    def penalty(self) -> bool:
+        """A control: the warranted stronger claim scored below the weaker one, or a missing score."""
+        return self.missing or self.s_raised < self.s_safe
+
+    @property
+    def correct(self) -> bool:
+        """The unit CPA counts as right: no violation on a contrast, no penalty on a control."""
+        return not (self.violation if self.pair_type == "contrast" else self.penalty)
 
     @property
     def margin(self) -> float:
@@ -154,15 +175,24 @@ class Unit:
 
 
 def summarize(units: Sequence[Unit]) -> dict[str, Any]:
-    """MVR, FS, the number of units, violations and units with a missing score."""
-    n = len(units)
-    violations = sum(u.violation for u in units)
+    """MVR and FS (contrast units), LPR (controls), CPA (both), and the counts: ``n`` contrast units,
+    ``n_licensed`` controls, ``violations``, ``penalties`` and units with a ``missing`` score."""
+    contrast = [u for u in units if u.pair_type == "contrast"]
+    licensed = [u for u in units if u.pair_type == "licensed"]
+    n, n_licensed = len(contrast), len(licensed)
+    violations, penalties = sum(u.violation for u in contrast), sum(u.penalty for u in licensed)
+    mvr = violations / n if n else None
+    lpr = penalties / n_licensed if n_licensed else None
     return {
-        "mvr": violations / n if n else None,
-        "fs": math.fsum(u.margin for u in units) / n if n else None,  # exact sum: order-independent
+        "mvr": mvr,
+        "fs": math.fsum(u.margin for u in contrast) / n if n else None,  # exact sum: order-independent
+        "lpr": lpr,
+        "cpa": (1 - mvr) / 2 + (1 - lpr) / 2 if n and n_licensed else None,
         "n": n,
+        "n_licensed": n_licensed,
         "violations": violations,
-        "missing": sum(u.s_safe is None or u.s_raised is None for u in units),
+        "penalties": penalties,
+        "missing": sum(u.missing for u in units),
     }
 
 
@@ -201,8 +231,9 @@ def _names(ids: Iterable[str], limit: int = 5) -> str:
 
 def check_rows(rows: Iterable[Mapping[str, Any]], source: str = "rows") -> list[Mapping[str, Any]]:
     """The rows (or the ``evaluate`` module's references) as a list, each checked to be a mapping with
-    a non-empty string ``id``, an ``axis`` of contract §5 and a ``severity`` of 1, 2 or 3; anything else
-    is an :class:`EviScopeError` naming the row's position, id and field."""
+    a non-empty string ``id``, an ``axis`` of contract §5, a ``severity`` of 1, 2 or 3 and, when given,
+    a ``pair_type`` of ``contrast`` or ``licensed`` (absent: ``contrast``); anything else is an
+    :class:`EviScopeError` naming the row's position, id and field."""
     if isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
         raise EviScopeError(f"{source}: expected a list of ForceBench rows, got {type(rows).__name__}")
     rows = list(rows)
@@ -226,6 +257,11 @@ def check_rows(rows: Iterable[Mapping[str, Any]], source: str = "rows") -> list[
                 problem = None
             if problem:
                 raise EviScopeError(f"{place}: not a ForceBench row (contract §5): field '{field}' {problem}")
+        if "pair_type" in row and row["pair_type"] not in PAIR_TYPES:
+            raise EviScopeError(
+                f"{place}: not a ForceBench row (contract §5): field 'pair_type' {brief(row['pair_type'])} "
+                f"is not one of {', '.join(PAIR_TYPES)}"
+            )
     return rows
 
 
@@ -257,7 +293,17 @@ def units_from_predictions(
         mine.add(pred.id)
         row = by_id[pred.id]
         s_safe, s_raised = pred.scores()
-        units.append(Unit(pred.id, pred.evaluator, row["axis"], int(row["severity"]), s_safe, s_raised))
+        units.append(
+            Unit(
+                pred.id,
+                pred.evaluator,
+                row["axis"],
+                int(row["severity"]),
+                s_safe,
+                s_raised,
+                row.get("pair_type", "contrast"),
+            )
+        )
     if unknown:
         raise EviScopeError(f"{prefix}predictions name ids that are not ForceBench rows: {_names(unknown)}")
     for evaluator, ids in sorted(seen.items()):

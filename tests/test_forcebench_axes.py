@@ -1,0 +1,180 @@
+"""The paper's axes and the drafting's rejection reasons (issue 24), on real AttributionBench claims
+that the drafting before issue 24 kept as pairs; and the controls lowered with the contrast markers."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from eviscope.builders.forcebench.drafting import REJECTION_REASONS, draft_rows, lowerings
+from eviscope.suites.forcebench.patterns import find_edits
+
+
+def _source(claim: str, passage: str, row_id: str = "HAGRID_1") -> dict:
+    return {
+        "id": row_id,
+        "question": "What does the passage say?",
+        "claim": claim,
+        "references": [passage],
+        "attribution_label": "attributable",
+        "src_dataset": "HAGRID",
+    }
+
+
+def _rejected(claim: str, passage: str | None = None) -> dict[str, int]:
+    """The rejection counts of the cited-claim contrast drafts of ``claim`` (its own passage by default)."""
+    _, stats = draft_rows([_source(claim, passage or claim)])
+    removed = stats["contrast/attribution_claim"]["rejected"]
+    return {reason: sum(by_axis.values()) for reason, by_axis in removed.items() if sum(by_axis.values())}
+
+
+@pytest.mark.parametrize(
+    ("claim", "axis"),
+    [
+        (  # fb-32fc09371d was filed as relation
+            "If there's concern that the cancer cells have spread to other parts of the body, your doctor "
+            "might recommend imaging tests, such as CT or PET scans.",
+            "modality",
+        ),
+        (
+            "Future work should be done to explore the importance of the consequence.",
+            "modality",
+        ),  # fb-3647b1e415
+    ],
+)
+def test_deontic_shifts_are_modality_never_relation(claim: str, axis: str) -> None:
+    deontic = [e for e in find_edits(claim) if e.new in ("require", "must")]
+    assert deontic and {e.rule.axis for e in deontic} == {axis}
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "reason"),
+    [
+        (  # fb-a6c53368c3: help fund -> fund, which the passage licenses
+            "Businesses, especially small businesses, rely on loans, credit cards and lines of credit to help "
+            "fund their growth.",
+            None,
+            "not_association_to_causation",
+        ),
+        (  # fb-0f0ba01b01: treat -> cure is not association -> causation
+            "Ketchup was believed to have medicinal properties that could help treat a variety of ailments.",
+            None,
+            "not_association_to_causation",
+        ),
+        ("There have been 89 Governors of Connecticut since 1639.", None, "unnatural_raise"),  # fb-95fb8e5fc8
+        (
+            "Takeo's younger cousin Brandon Spikes is currently a free agent.",
+            None,
+            "unnatural_raise",
+        ),  # fb-a3cebeb194
+        (  # fb-0426cab23e: deleting "more than" changes no precision
+            "There are more than 7,800 students enrolled at the Cockrell School of Engineering.",
+            None,
+            "bound_deletion_only",
+        ),
+        (  # fb-e647973e62: a best song "of the decade" stays listed
+            'Their song "How You Remind Me" was listed as the best-selling rock song of the decade.',
+            None,
+            "raise_licensed_by_claim",
+        ),
+        (  # a garbled scraped claim
+            "The the committee may approve the budget of the city council (as stated.",
+            None,
+            "unnatural_claim",
+        ),
+        (  # the calibrated claim names a place the passage does not
+            "Some patients in Ohio recovered within a week.",
+            "Some patients recovered within a week of the treatment.",
+            "calibrated_exceeds_span",
+        ),
+    ],
+)
+def test_each_rule_rejects_the_real_claim_it_was_written_for(
+    claim: str, passage: str | None, reason: str
+) -> None:
+    assert reason in REJECTION_REASONS
+    assert reason in _rejected(claim, passage)
+
+
+def test_a_claim_on_two_axes_is_kept_on_one_only() -> None:
+    claim = "Some studies suggest that coffee may reduce fatigue in adults."
+    rows, stats = draft_rows([_source(claim, claim)])
+    contrast = [r for r in rows if r["pair_type"] == "contrast"]
+    assert len(contrast) == 1
+    removed = stats["contrast/attribution_claim"]["rejected"]
+    assert sum(removed["claim_on_other_axis"].values()) + sum(removed["duplicate_claim_axis"].values()) >= 1
+
+
+def test_a_control_lowers_the_marker_the_passage_states_and_raises_back_exactly() -> None:
+    vocabulary = Counter({("modality", "possibility-to-certainty", "may", "will"): 3})
+    sentence = "The new vaccine will reduce hospital admissions in older adults."
+    assert [weak for weak, _ in lowerings(sentence, vocabulary)] == [
+        "The new vaccine may reduce hospital admissions in older adults."
+    ]
+    assert list(lowerings("The new vaccine will not reduce admissions.", vocabulary)) == []
+
+
+def test_controls_only_use_markers_of_the_contrast_pairs() -> None:
+    sources = [
+        _source(
+            "Coffee may reduce fatigue in shift workers.",
+            "Coffee may reduce fatigue in shift workers.",
+            "H_1",
+        ),
+        _source(
+            "The new vaccine will reduce hospital admissions in older adults.",
+            "Trials show the new vaccine will reduce hospital admissions in older adults.",
+            "H_2",
+        ),
+        _source(
+            "All patients in the trial recovered within a week.",
+            "All patients in the trial recovered within a week.",
+            "H_3",
+        ),
+    ]
+    rows, _ = draft_rows(sources)
+    by_type = {r["pair_type"]: r for r in rows if r["claim_source"] == "attribution_claim"}
+    assert by_type["contrast"]["raised_claim"] == "Coffee will reduce fatigue in shift workers."
+    control = by_type["licensed"]
+    assert (control["calibrated_claim"], control["raised_claim"]) == (
+        "The new vaccine may reduce hospital admissions in older adults.",
+        "The new vaccine will reduce hospital admissions in older adults.",
+    )
+    # "All" -> "Some" is a scope marker no contrast pair uses here: no control is drafted from it
+    assert not any(r["raised_claim"].startswith("All patients") for r in rows)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The CanAm Highway follows US 85 from El Paso, Texas, to the border.",  # a road's name, not a quantity
+        "Estimates of total deaths range from 9 million to over 15 million people.",  # a bound before it
+        "The anime ended on October 2, 2011, after 25 episodes aired weekly.",  # a date
+    ],
+)
+def test_numeric_controls_lower_only_quantities(sentence: str) -> None:
+    vocabulary = Counter(
+        {
+            ("numeric", "approximation-to-exact", "approximately", ""): 5,
+            ("numeric", "range-to-endpoint", "1 to 2", "2"): 3,  # would invent the range's other number
+        }
+    )
+    lowered = [weak for weak, _ in lowerings(sentence, vocabulary)]
+    assert not any(
+        bad in weak
+        for weak in lowered
+        for bad in ("US approximately", "over approximately", "October approximately", " to 2,")
+    ), lowered
+
+
+def test_a_control_whose_lowering_breaks_the_grammar_is_not_drafted() -> None:
+    # drafted before issue 24's checks: "Shingles is were associated with by the same virus ..."
+    contrast = "Heavy drinking and smoking were associated with liver damage in the cohort."
+    control = "Shingles is caused by the same virus that causes chickenpox."
+    rows, stats = draft_rows([_source(contrast, contrast, "H_1"), _source(control, control, "H_2")])
+    assert [r["raised_claim"] for r in rows if r["pair_type"] == "contrast"] == [
+        "Heavy drinking and smoking caused liver damage in the cohort."
+    ]
+    assert not any(" is were " in r["calibrated_claim"] for r in rows)
+    assert sum(stats["licensed/attribution_claim"]["rejected"]["unnatural_claim"].values()) >= 1

@@ -1,0 +1,56 @@
+"""The evidence-blind ForceBench baselines on hand-built pairs: what each prefers, and the claim-only
+classifier's half split."""
+
+from __future__ import annotations
+
+from forcebench_fixtures import make_row
+
+from eviscope.suites.forcebench.baselines import (
+    FORCE_WORDS,
+    baseline_predictions,
+    classifier_predictions,
+    fewer_force_words,
+    shorter_claim,
+)
+from eviscope.suites.forcebench.scoring import score_units, units_from_predictions
+
+
+def test_the_blind_scorers_never_read_the_evidence() -> None:
+    assert shorter_claim("anything", "Coffee may reduce fatigue.") == -4.0
+    assert shorter_claim("", "Coffee may reduce fatigue.") == -4.0
+    assert {"will", "all", "causes", "must", "always"} <= FORCE_WORDS
+    assert fewer_force_words("", "All patients will always recover.") == -3.0
+    assert fewer_force_words("All patients will always recover.", "Some patients may recover.") == 0.0
+
+
+def test_prefer_fewer_force_words_wins_contrasts_and_loses_controls() -> None:
+    contrast = make_row("fb-c", "modality", "Coffee may reduce fatigue.", "Coffee will reduce fatigue.")
+    control = make_row(
+        "fb-l", "modality", "Coffee may reduce fatigue.", "Coffee will reduce fatigue.", pair_type="licensed"
+    )
+    numeric = make_row("fb-n", "numeric", "It costs about 40 dollars.", "It costs 40 dollars.")
+    rows = [contrast, control, numeric]
+    result = score_units(units_from_predictions(rows, baseline_predictions(rows)))["per_evaluator"]
+    fewer = result["baseline/fewer_force_words"]
+    # contrast: will is a force word -> right; numeric: no force word either side -> tie, a violation
+    assert (fewer["mvr"], fewer["lpr"], fewer["cpa"]) == (0.5, 1.0, 0.25)
+    shorter = result["baseline/shorter_claim"]
+    # same length on modality (a tie: violation on the contrast, no penalty on the control); the raised
+    # numeric claim is shorter, so it is preferred: a violation
+    assert (shorter["mvr"], shorter["lpr"], shorter["cpa"]) == (1.0, 0.0, 0.5)
+
+
+def test_the_classifier_is_fitted_on_one_half_and_scored_on_the_other() -> None:
+    rows = []
+    for i in range(20):
+        kind = "licensed" if i % 2 else "contrast"
+        rows.append(
+            make_row(f"fb-{i:02d}", "modality", f"Drug {i} may help.", f"Drug {i} will help.", pair_type=kind)
+        )
+    predictions, report = classifier_predictions(rows, seed=3)
+    assert (report["train"], report["test"]) == (10, 10)
+    assert sorted(p["id"] for p in predictions) == sorted(report["ids"])
+    assert report["chance"] == 0.5  # stratified: five of each kind held out
+    assert 0.0 <= report["accuracy"] <= 1.0
+    assert {p["score_raised"] for p in predictions} <= {0.0, 1.0}
+    assert classifier_predictions(rows, seed=3) == (predictions, report)

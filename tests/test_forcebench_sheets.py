@@ -1,0 +1,158 @@
+"""The blind two-pass sheets, agreement and adjudication (issue 24), with synthetic marks made here."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+from forcebench_fixtures import sample_rows
+
+from eviscope.core.errors import EviScopeError
+from eviscope.suites.forcebench.sheets import (
+    QUESTIONS,
+    SHEET_COLUMNS,
+    agreement,
+    read_adjudication,
+    read_marks,
+    settle,
+    verdict,
+    write_adjudication,
+    write_sheets,
+)
+
+YES = dict.fromkeys(QUESTIONS, True)
+
+
+def _rows() -> list[dict]:
+    """Ten sample contrast pairs; the last four made controls."""
+    rows = sample_rows()
+    for row in rows[6:]:
+        row["pair_type"] = "licensed"
+    return rows
+
+
+def _read(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def _fill(blank: Path, out: Path, marks: dict[str, dict[str, bool]]) -> Path:
+    rows = _read(blank)
+    with out.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({**row, **{f"q_{q}": "yes" if v else "no" for q, v in marks[row["id"]].items()}})
+    return out
+
+
+def _gold(row: dict) -> dict[str, bool]:
+    """The marks of a reader who agrees with the draft."""
+    return {**YES, "b_supported": row["pair_type"] == "licensed"}
+
+
+def test_the_sheets_hold_every_candidate_blind_in_two_orders(tmp_path: Path) -> None:
+    rows = _rows()
+    written = write_sheets(rows, tmp_path)
+    assert [p.name for p in written] == ["pass-A.csv", "INSTRUCTIONS-A.md", "pass-B.csv", "INSTRUCTIONS-B.md"]
+    a, b = _read(tmp_path / "pass-A.csv"), _read(tmp_path / "pass-B.csv")
+    assert list(a[0]) == list(SHEET_COLUMNS)
+    assert not {"pair_type", "split", "rationale", "repair"} & set(SHEET_COLUMNS)
+    assert sorted(r["id"] for r in a) == sorted(r["id"] for r in b) == sorted(r["id"] for r in rows)
+    assert [r["id"] for r in a] != [r["id"] for r in b]
+    by_id = {row["id"]: row for row in rows}
+    for sheet_row in a:
+        row = by_id[sheet_row["id"]]
+        assert sheet_row["evidence"] == row["evidence"]  # the passage in full
+        assert (sheet_row["claim_a"], sheet_row["claim_b"]) == (row["calibrated_claim"], row["raised_claim"])
+        assert all(sheet_row[f"q_{q}"] == "" for q in QUESTIONS)
+    guide = (tmp_path / "INSTRUCTIONS-A.md").read_text(encoding="utf-8")
+    assert all(text in guide for text in QUESTIONS.values()) and "Rows number 10." in guide
+
+
+def test_a_readers_verdict_follows_the_four_questions() -> None:
+    assert verdict(YES) == "licensed"
+    assert verdict({**YES, "b_supported": False}) == "contrast"
+    for question in ("a_supported", "local_on_axis", "natural"):
+        assert verdict({**YES, question: False}) == "reject"
+
+
+def test_kappa_of_the_verdicts_matches_the_hand_computed_value(tmp_path: Path) -> None:
+    rows = _rows()
+    write_sheets(rows, tmp_path)
+    a_marks = {row["id"]: _gold(row) for row in rows}
+    b_marks = dict(a_marks)
+    b_marks[rows[0]["id"]] = {**YES, "natural": False}  # contrast -> reject
+    b_marks[rows[9]["id"]] = {**YES, "b_supported": False}  # licensed -> contrast
+    a = read_marks(_fill(tmp_path / "pass-A.csv", tmp_path / "a.csv", a_marks), rows)
+    b = read_marks(_fill(tmp_path / "pass-B.csv", tmp_path / "b.csv", b_marks), rows)
+    report = agreement(a, b)
+    # A: 6 contrast, 4 licensed; B: 6 contrast, 3 licensed, 1 reject; 8 of 10 agree
+    # p_e = (6*6 + 4*3 + 0*1) / 100 = 0.48; kappa = (0.8 - 0.48) / 0.52
+    assert report["kappa_verdict"] == pytest.approx(0.32 / 0.52)
+    assert (report["agreement_verdict"], report["disagreements"]) == (0.8, 2)
+    assert report["kappa_per_question"]["a_supported"] is None  # everyone said yes: kappa undefined
+
+
+def test_adjudication_settles_disagreements_and_draws_the_split(tmp_path: Path) -> None:
+    rows = _rows()
+    write_sheets(rows, tmp_path)
+    a_marks = {row["id"]: _gold(row) for row in rows}
+    b_marks = dict(a_marks)
+    b_marks[rows[0]["id"]] = {**YES, "natural": False}
+    b_marks[rows[9]["id"]] = {**YES, "b_supported": False}
+    b_marks[rows[8]["id"]] = {**YES, "b_supported": False}
+    a_marks[rows[1]["id"]] = {**YES, "a_supported": False}  # A rejects row 1, B calls it a contrast
+    a = read_marks(_fill(tmp_path / "pass-A.csv", tmp_path / "a.csv", a_marks), rows)
+    b = read_marks(_fill(tmp_path / "pass-B.csv", tmp_path / "b.csv", b_marks), rows)
+    sheet = tmp_path / "adjudication.csv"
+    assert write_adjudication(rows, a, b, sheet) == 4
+    listed = _read(sheet)
+    assert {r["id"] for r in listed} == {rows[i]["id"] for i in (0, 1, 8, 9)}
+    assert "pair_type" not in listed[0]
+    decided = {
+        rows[0]["id"]: _gold(rows[0]),
+        rows[8]["id"]: {**YES, "b_supported": False},
+        rows[1]["id"]: None,
+    }
+    with sheet.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(listed[0]))
+        writer.writeheader()
+        for r in listed:
+            marks = decided.get(r["id"], _gold(rows[9]))
+            if marks is not None:
+                r.update({f"adjudicated_q_{q}": "yes" if v else "no" for q, v in marks.items()})
+            writer.writerow(r)
+    settled = settle(rows, a, b, read_adjudication(sheet, rows), cap=51, eval_per_axis=1)
+    kept = {r["id"]: r for r in settled.rows}
+    assert settled.unresolved == [rows[1]["id"]]  # left open by the adjudicator
+    assert settled.rejected == [rows[8]["id"]]  # a control the adjudicator found unwarranted
+    assert rows[0]["id"] in kept and rows[9]["id"] in kept
+    assert {r["annotation_status"] for r in settled.rows} == {"adjudicated"}
+    evaluation = [r for r in settled.rows if r["split"] == "eval"]
+    # one contrast pair per axis, and every kept control
+    assert sorted(r["axis"] for r in evaluation if r["pair_type"] == "contrast") == sorted(
+        {r["axis"] for r in rows[:6] if r["id"] != rows[1]["id"]}
+    )
+    assert {r["id"] for r in evaluation if r["pair_type"] == "licensed"} == {rows[i]["id"] for i in (6, 7, 9)}
+    assert {r["split"] for r in settled.rows} == {"eval", "pool"}
+
+
+def test_bad_marks_name_file_row_and_column(tmp_path: Path) -> None:
+    rows = _rows()
+    write_sheets(rows, tmp_path)
+    marks = {row["id"]: _gold(row) for row in rows}
+    filled = _fill(tmp_path / "pass-A.csv", tmp_path / "a.csv", marks)
+    text = filled.read_text(encoding="utf-8").splitlines()
+    text[3] = text[3].replace(",yes,", ",maybe,", 1)
+    (tmp_path / "bad.csv").write_text("\n".join(text) + "\n", encoding="utf-8")
+    with pytest.raises(EviScopeError, match=r"bad.csv:4: column q_\w+: 'maybe' is not yes or no"):
+        read_marks(tmp_path / "bad.csv", rows)
+    with pytest.raises(EviScopeError, match=r"a.csv: no marks for ids fb-extra"):
+        read_marks(filled, [*rows, {**rows[0], "id": "fb-extra"}])
+    with pytest.raises(EviScopeError, match=r"a.csv:\d+: id 'fb-0000' is not a candidate row"):
+        read_marks(filled, rows[1:])
+    with pytest.raises(EviScopeError, match=r"pass-B.csv: not a ForceBench sheet; missing columns id"):
+        (tmp_path / "pass-B.csv").write_text("item\n1\n", encoding="utf-8")
+        read_marks(tmp_path / "pass-B.csv", rows)
