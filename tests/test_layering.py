@@ -10,7 +10,7 @@ REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "src" / "eviscope"
 SUITES = PACKAGE / "suites"
 """One package per benchmark; every benchmark's package is treated alike."""
-BUILD_TIME = {(PACKAGE / "commands" / "forcebench.py", "run_adjudicate")}
+BUILD_TIME = {(PACKAGE / "suites" / "forcebench" / "commands" / "forcebench.py", "run_adjudicate")}
 """Build-time commands, as (file, function): ``eviscope forcebench adjudicate`` writes the settled
 ForceBench config with the builders' Parquet writer; its function alone may import a builder."""
 
@@ -130,7 +130,6 @@ def _outside_the_benchmarks() -> list[Path]:
 NOT_YET_MOVED: dict[str, str] = {
     "src/eviscope/commands/baseline.py": "EviScope's reference systems command",
     "src/eviscope/commands/review.py": "EviScope's review sheets command",
-    "src/eviscope/commands/forcebench.py": "ForceBench's command group",
     "src/eviscope/harness/suite.py": "both benchmarks' harness glue",
     "src/eviscope/harness/inspect_tasks.py": "both benchmarks' inspect tasks",
     "src/eviscope/harness/samples.py": "both benchmarks' sample export",

@@ -47,7 +47,7 @@ class ForceBench:
     title = "ForceBench"
     configs = (Config(CONFIG, "attributionbench"),)
     builder = "eviscope.builders.forcebench.entry:BUILDER"
-    commands: tuple[str, ...] = ()
+    commands = ("eviscope.suites.forcebench.commands.forcebench",)
     run_options = (
         RunOption("judge", "ForceBench judge prompt (required for ForceBench)", choices=tuple(PROMPT_NAMES)),
         RunOption("evaluator", "ForceBench evaluator name (default: <model name>/<judge>)", metavar="NAME"),

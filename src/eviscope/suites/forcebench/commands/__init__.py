@@ -1,0 +1,1 @@
+"""The `eviscope` subcommands only ForceBench offers (registered through `Benchmark.commands`)."""
