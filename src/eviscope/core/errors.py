@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
-__all__ = ["EviScopeError", "brief", "os_error", "os_errors", "plain"]
+__all__ = ["EviScopeError", "brief", "first_line", "os_error", "os_errors", "plain"]
 
 
 class EviScopeError(ValueError):
@@ -94,6 +94,16 @@ def brief(value: object, limit: int = 60) -> str:
     """
     text = _json_like(value, limit)
     return text if len(text) <= 4 * limit else text[: 4 * limit] + "…"
+
+
+def first_line(err: BaseException, limit: int = 200) -> str:
+    """The first line of a foreign exception's message (its type when it has none), as :func:`plain`.
+
+    >>> first_line(ValueError("Parquet magic bytes not found\\nsecond line")), first_line(KeyError())
+    ('Parquet magic bytes not found', 'KeyError')
+    """
+    text = str(err).strip()
+    return plain(text.splitlines()[0] if text else type(err).__name__, limit)
 
 
 def field_error(err: ValidationError, where: str, prefix: str = "") -> EviScopeError:

@@ -10,13 +10,14 @@ the manifest or the screen.
 >>> safe_url("http://user:s3cret@127.0.0.1:8000/v1?api-key=s3cret&api-version=2024")
 'http://127.0.0.1:8000/v1?api-key=REDACTED&api-version=2024'
 >>> sorted(url_secrets("http://user:s3cret@host/v1?token=tok%2F1"))
-['s3cret', 'tok%2F1', 'tok/1']
+['dXNlcjpzM2NyZXQ=', 's3cret', 'tok%2F1', 'tok/1']
 >>> Redactor(["s3cret"]).text("Authorization: Bearer s3cret")
 'Authorization: Bearer [REDACTED]'
 """
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Iterable
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
@@ -63,12 +64,15 @@ def safe_url(url: str) -> str:
 
 def url_secrets(url: str) -> set[str]:
     """The credentials ``url`` carries: its password (its user name when it has none, as in
-    ``http://KEY@host``), and the values of credential-named query parameters, each as written and
-    percent-decoded."""
+    ``http://KEY@host``) and the HTTP basic credentials made of them, and the values of
+    credential-named query parameters, each as written and percent-decoded."""
     parts = _split(url)
     if parts is None:
         return {url}
     found = {parts.password or parts.username or ""}
+    if parts.username or parts.password:
+        basic = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
+        found.add(base64.b64encode(basic.encode()).decode())
     found |= {v for name, v in parse_qsl(parts.query, keep_blank_values=True) if _SECRET_PARAM.search(name)}
     found |= {v for name, v in _query_pairs(parts.query) if _SECRET_PARAM.search(unquote(name))}
     found |= {unquote(s) for s in found}

@@ -204,9 +204,10 @@ def writer_lock(out_dir: Path) -> Iterator[None]:
     lock = FileLock(out_dir / LOCK_FILE, timeout=0, thread_local=False)
     owner = out_dir / OWNER_FILE
     try:
-        with os_errors(out_dir / LOCK_FILE, hint="use another --out"):
-            lock.acquire()
-    except Timeout:
+        lock.acquire()
+    except OSError as err:
+        if not isinstance(err, Timeout):  # a read-only folder, a full disk
+            raise os_error(out_dir / LOCK_FILE, err, hint="use another --out") from None
         try:
             who = json.loads(owner.read_text("utf-8"))
             held = f"pid {who['pid']} on {who['host']}, since {who['since']}"

@@ -326,11 +326,11 @@ class OpenAIBackend:
                             self._down_in_a_row = 0
                             return _completion(payload, calls, time.perf_counter() - start, self.base_url)
                         error = f"HTTP 200 from {self.base_url} with a body that is not a JSON object: "
-                        error += _snippet(response)
+                        error += self._snippet(response)
                         down = False
                     else:
-                        reason = f"HTTP {response.status_code}: {plain(response.text, 100)}"
-                        error = f"HTTP {response.status_code} from {self.base_url}: {_snippet(response)}"
+                        reason = f"HTTP {response.status_code}: {self._snippet(response, 100)}"
+                        error = f"HTTP {response.status_code} from {self.base_url}: {self._snippet(response)}"
                         if response.status_code not in RETRY_STATUSES:
                             self._down_in_a_row = 0
                             latency = time.perf_counter() - start
@@ -344,6 +344,11 @@ class OpenAIBackend:
             return Completion(
                 "", calls=calls, latency_s=time.perf_counter() - start, error=error, retryable=True
             )
+
+    def _snippet(self, response: _Reply, limit: int = 200) -> str:
+        """The start of a response body, as one printable line (for error messages), its secrets
+        redacted before it is cut (a cut secret would leak its start)."""
+        return plain(self._redactor.text(response.text), limit)
 
     async def _sleep(self, seconds: float) -> None:
         """Wait ``seconds`` before a retry, or less if the breaker trips meanwhile."""
@@ -397,11 +402,6 @@ class _Reply:
         return self.content.decode("utf-8", errors="replace")
 
 
-def _snippet(response: _Reply) -> str:
-    """The start of a response body, as one printable line (for error messages)."""
-    return plain(response.text, 200)
-
-
 def _json_object(response: _Reply) -> dict[str, Any] | None:
     """The body as a JSON object, or None when it is not one (a truncated or garbled body)."""
     try:
@@ -418,13 +418,12 @@ class _TooBig(Exception):
 def _tokens(usage: dict[str, Any], key: str) -> int:
     """A usage count of a reply: absent or null is 0; a whole number in [0, MAX_COUNT] is kept
     (``100.0`` too); anything else raises ValueError naming the field and the value."""
-    value = usage.get(key)
-    if value is None:
+    given = usage.get(key)
+    if given is None:
         return 0
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
+    value = int(given) if isinstance(given, float) and given.is_integer() else given
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
-        raise ValueError(f"usage.{key} is {brief(value)}, not a whole number between 0 and {MAX_COUNT:,}")
+        raise ValueError(f"usage.{key} is {brief(given)}, not a whole number between 0 and {MAX_COUNT:,}")
     return value
 
 
