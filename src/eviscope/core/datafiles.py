@@ -71,8 +71,8 @@ def card_header(root: Path) -> dict[str, Any] | None:
     try:
         header = yaml.safe_load(text[3:end])
     except yaml.YAMLError as err:
-        where = getattr(err, "problem_mark", None)
-        at = f" (line {where.line + 2})" if where is not None else ""
+        where = getattr(err, "context_mark", None) or getattr(err, "problem_mark", None)
+        at = f" (line {where.line + 1})" if where is not None else ""  # the header starts on line 1
         raise EviScopeError(
             f"{card}: the card's YAML header does not parse{at}: {first_line(err)}; rebuild the data with "
             "`eviscope build` or restore the card"
