@@ -10,7 +10,8 @@ whole numbers between 0 and :data:`~eviscope.core.io.MAX_COUNT` (absent or null:
 Secrets are never written: the URL is recorded and printed as :func:`~eviscope.runner.redact.safe_url`
 gives it (no user, password or credential-named query value), and the API key and the URL's
 credentials are redacted from every reply text and error a server sends back (a server that echoes
-the ``Authorization`` header leaks nothing into the journal, the manifest or the screen).
+the ``Authorization`` header leaks nothing into the journal, the manifest or the screen). A backend
+rebuilt from a manifest (``eviscope attribute``) thus gets its credentials from the environment again.
 
 A 429,
 a 5xx, a timeout, a dropped or reset connection, or a 200 whose body is not a JSON object is retried
