@@ -169,6 +169,7 @@ class OpenAIBackend:
             )
         self._url = base_url.rstrip("/")
         self.base_url = safe_url(self._url)
+        """The server URL as recorded and printed: without its credentials."""
         parts = urlsplit(self._url)
         if api_key and (parts.username or parts.password):
             raise EviScopeError(
@@ -176,7 +177,6 @@ class OpenAIBackend:
                 "too: give the credentials one way"
             )
         self._endpoint = urlunsplit(parts._replace(path=parts.path.rstrip("/") + "/chat/completions"))
-        """The server URL as recorded and printed: without its credentials."""
         self._redactor = Redactor([api_key, *url_secrets(self._url)])
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.concurrency = concurrency
