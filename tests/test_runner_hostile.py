@@ -298,3 +298,42 @@ def test_no_secret_reaches_a_manifest_a_journal_an_error_or_the_screen(
             "base_url"
         ]
     )
+
+
+@pytest.mark.parametrize(
+    ("url", "recorded"),
+    [
+        ("http://user:KEY-0123@127.0.0.1:8000/v1", "http://127.0.0.1:8000/v1"),
+        ("http://KEY-0123@host/v1", "http://host/v1"),
+        ("https://host/v1?api-key=KEY-0123", "https://host/v1?api-key=REDACTED"),
+        ("https://host/v1?key=KEY-0123&api-version=2024", "https://host/v1?key=REDACTED&api-version=2024"),
+        (
+            "https://host/v1?access_token=KEY-0123&sig=KEY-0123",
+            "https://host/v1?access_token=REDACTED&sig=REDACTED",
+        ),
+        ("http://[::1]:8000/v1?Password=KEY-0123", "http://[::1]:8000/v1?Password=REDACTED"),
+    ],
+)
+def test_credentials_are_stripped_from_every_form_of_url(url, recorded):
+    from eviscope.runner.redact import Redactor, safe_url, url_secrets
+
+    assert safe_url(url) == recorded
+    assert "KEY-0123" in url_secrets(url)
+    assert "KEY-0123" not in Redactor(url_secrets(url)).text(f"echo: {url}")
+
+
+def test_credentials_in_the_url_and_an_api_key_together_are_one_line_naming_neither(
+    built_dataset, tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
+    with chat_server() as server:
+        host = server["url"].removeprefix("http://")
+        url = f"http://user:{URL_PASSWORD}@{host}"
+        assert main(_argv(built_dataset, tmp_path, url, "--limit", 1)) == 2
+        assert server["bodies"] == []
+    line = _error_line(capsys)
+    assert f"--base-url http://{host} carries a user name or password and $OPENAI_API_KEY is set too" in line
+    written = b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
+    assert URL_PASSWORD not in line and API_KEY not in line and URL_PASSWORD.encode() not in written
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["status"] == "incomplete" and "carries a user name" in manifest["sessions"][-1]["error"]
