@@ -108,7 +108,9 @@ def verify_checksum(root: Path, config: str, path: Path) -> None:
         )
     warn = _ALLOW.get()
     if warn is None:
-        raise EviScopeError(f"{problem}, or pass --allow-modified-data to `eviscope score` to use it anyway")
+        raise EviScopeError(
+            f"{problem} (`eviscope score --allow-modified-data` scores it anyway, with a warning)"
+        )
     warn(problem)
 
 
