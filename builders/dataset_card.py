@@ -6,7 +6,9 @@ licence and ``provenance`` of each config are written by hand in the same header
 
 The card's prose is written by people; its header is written by ``eviscope build`` from the same
 `datasets` features the rows are written with, so the declared features and split sizes cannot drift
-from the data (``load_dataset`` fails on a wrong row count).
+from the data (``load_dataset`` fails on a wrong row count). It also records each data file's
+SHA-256 (``data_sha256``: path → digest), which every loader checks
+(:mod:`eviscope.core.datafiles`): an edited, truncated or bit-flipped file is refused by name.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from datasets.splits import SplitDict, SplitInfo
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
 
+from eviscope.core.datafiles import CHECKSUM_KEY
+from eviscope.core.io import file_sha256
 from eviscope.core.layout import SPLIT, split_path
 from eviscope.core.registry import DEFAULT_CONFIG
 
@@ -27,8 +31,9 @@ _NEW_CARD_BODY = (
 )
 
 
-def update_card(card_path: Path, config: str, features: Features, num_examples: int, num_bytes: int) -> None:
-    """Declare ``config`` (its Parquet files, features and split size) in the card at ``card_path``."""
+def update_card(card_path: Path, config: str, features: Features, num_examples: int, num_bytes: int) -> str:
+    """Declare ``config`` (its Parquet file, features, split size and the file's SHA-256) in the card
+    at ``card_path``, beside the data; return the SHA-256 (for the build report)."""
     if card_path.exists():
         card = DatasetCard.load(card_path)
     else:
@@ -41,7 +46,13 @@ def update_card(card_path: Path, config: str, features: Features, num_examples: 
     splits.add(SplitInfo(name=SPLIT, num_bytes=num_bytes, num_examples=num_examples))
     info = DatasetInfo(features=features, splits=splits, dataset_size=num_bytes)
     DatasetInfosDict({config: info}).to_dataset_card_data(card.data)
+    data_file = split_path(Path(), config).as_posix()
+    digest = file_sha256(card_path.parent / data_file)
+    checksums = dict(card.data.get(CHECKSUM_KEY) or {})
+    checksums[data_file] = digest
+    card.data[CHECKSUM_KEY] = dict(sorted(checksums.items()))
     text = str(card)
     if not card_path.exists() or card_path.read_text(encoding="utf-8") != text:
         card_path.parent.mkdir(parents=True, exist_ok=True)
         card_path.write_text(text, encoding="utf-8")
+    return digest

@@ -8,6 +8,8 @@ from typing import Any
 
 from datasets import Dataset
 
+from eviscope.core.datafiles import CHECKSUM_KEY
+from eviscope.core.io import file_sha256
 from eviscope.suites.eviscope.rows import EVISCOPE_FEATURES, EXPECTED_ACTION, VARIANTS, row_id
 
 
@@ -143,12 +145,15 @@ def write_jsonl(path: Path, objects: list[dict[str, Any]]) -> Path:
 
 
 def write_dataset(root: Path, config: str, rows: list[dict[str, Any]]) -> Path:
-    """Lay ``rows`` out as ``eviscope build`` does: ``<root>/data/<config>/test.parquet`` + a card."""
+    """Lay ``rows`` out as ``eviscope build`` does: ``<root>/data/<config>/test.parquet`` + a card
+    that records its sha256."""
     (root / "data" / config).mkdir(parents=True, exist_ok=True)
-    Dataset.from_list(rows, features=EVISCOPE_FEATURES).to_parquet(root / "data" / config / "test.parquet")
+    data = root / "data" / config / "test.parquet"
+    Dataset.from_list(rows, features=EVISCOPE_FEATURES).to_parquet(data)
     (root / "README.md").write_text(
         "---\nconfigs:\n"
         f"- config_name: {config}\n  data_files:\n  - split: test\n    path: data/{config}/test.parquet\n"
+        f"{CHECKSUM_KEY}:\n  data/{config}/test.parquet: {file_sha256(data)}\n"
         "---\n# test copy\n",
         encoding="utf-8",
     )

@@ -550,8 +550,9 @@ EVISCOPE: list[Case] = [
     Case(
         "duplicate-id",
         "eviscope",
-        "ids do not match the 160 rows: 1 duplicate ids (",
+        "line 161: duplicate id q05-noisy (first on line 18)",
         ev(lambda ps: [*ps, ps[17]]),
+        expect_metric="ids do not match the 160 rows: 1 duplicate ids (",
     ),
     Case("only-ten-predictions", "eviscope", "150 missing ids (", ev(lambda ps: ps[:10])),
     Case(
@@ -723,7 +724,7 @@ EVISCOPE: list[Case] = [
     Case(
         "one-line-100mb-truncated",
         "eviscope",
-        "line 1: not valid JSON: EOF while parsing a string",
+        "line 1: longer than 16 MiB (the most one line may hold)",
         writer=one_huge_line(100 * MiB),
         expect_space="MiB is over the 20 MiB limit",
         big=True,
@@ -732,7 +733,7 @@ EVISCOPE: list[Case] = [
     Case(
         "valid-lines-repeated-21mb",
         "eviscope",
-        "duplicate ids (",
+        "line 161: duplicate id q01-sufficient (first on line 1)",
         writer=repeated_valid_lines(21 * MiB),
         expect_space="MiB is over the 20 MiB limit",
         big=True,

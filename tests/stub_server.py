@@ -5,7 +5,9 @@ Each reply is decided by callbacks: ``decide`` injects a fault (429, 500, 503, a
 prompt, ``answer`` gives the text of a healthy reply (by default a deterministic parsable answer per
 prompt). ``delay_s`` delays every reply, ``max_concurrent`` bounds the requests served at once (the
 others wait their turn, as on a busy server), and ``finish_reason`` is that of every healthy reply
-(``length`` for a reply cut by the token limit). Every request is logged.
+(``length`` for a reply cut by the token limit). ``raw`` sends what a hostile server would: its
+own status, headers and body bytes, in chunks with a pause between them (a server that trickles),
+with or without a ``Content-Length``. Every request is logged.
 
 ``benchmarks/runner_http.py`` uses it too: run as a script, it puts this folder on ``sys.path``.
 """
@@ -20,7 +22,8 @@ import struct
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -28,6 +31,31 @@ Decide = Callable[[str, int, int], str | None]
 """(request key, attempts of that key before this one, requests served before) -> fault or None."""
 Script = Callable[[dict[str, Any], int], tuple[int, float, str]]
 """(request body, how many times its last message was seen before) -> (status, delay in s, reply text)."""
+
+
+@dataclass
+class Raw:
+    """A reply sent as given: ``chunks`` of the body with ``pause_s`` before each; ``length`` is
+    the ``Content-Length`` announced (None: the body's size; -1: none, the connection closes after
+    the body)."""
+
+    status: int = 200
+    chunks: Iterable[bytes] = ()
+    pause_s: float = 0.0
+    length: int | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+RawReply = Callable[[dict[str, Any], dict[str, str], str], Raw | None]
+"""(request body, request headers, request path) -> the reply to send, or None for the usual one."""
+
+
+def chat_body(content: str, usage: Any = None, finish_reason: str = "stop") -> bytes:
+    """The JSON body of a chat completion whose ``usage`` is given as is (any JSON text, e.g. ``1e400``)."""
+    message = json.dumps({"role": "assistant", "content": content})
+    usage_text = usage if isinstance(usage, str) else json.dumps(usage)
+    choice = f'{{"message": {message}, "finish_reason": "{finish_reason}"}}'
+    return f'{{"choices": [{choice}], "usage": {usage_text}}}'.encode()
 
 
 def request_key(body: dict[str, Any]) -> str:
@@ -57,6 +85,7 @@ class StubServer:
         delay_s: float = 0.0,
         max_concurrent: int | None = None,
         finish_reason: str = "stop",
+        raw: RawReply | None = None,
     ) -> None:
         self.decide: Decide = decide or (lambda key, seen, served: None)
         self.script = script
@@ -64,6 +93,7 @@ class StubServer:
         self.timeout_s = timeout_s
         self.delay_s = delay_s
         self.finish_reason = finish_reason
+        self.raw = raw
         self.lock = threading.Lock()
         self.slots = (
             threading.BoundedSemaphore(max_concurrent) if max_concurrent else contextlib.nullcontext()
@@ -110,10 +140,32 @@ class StubServer:
                         server.most_in_flight = max(server.most_in_flight, server.in_flight)
                     try:
                         with contextlib.suppress(OSError):  # the client went away (timed out, or was killed)
-                            self._reply(body, fault, entry, seen_last)
+                            raw = server.raw and server.raw(body, dict(self.headers), self.path)
+                            if raw:
+                                self._send_raw(raw, entry)
+                            else:
+                                self._reply(body, fault, entry, seen_last)
                     finally:
                         with server.lock:
                             server.in_flight -= 1
+
+            def _send_raw(self, raw: Raw, entry: list[Any]) -> None:
+                chunks = list(raw.chunks) if raw.length is None else raw.chunks
+                length = sum(map(len, chunks)) if raw.length is None else raw.length
+                self.send_response(raw.status)
+                for name, value in {"Content-Type": "application/json", **raw.headers}.items():
+                    self.send_header(name, value)
+                if length >= 0:
+                    self.send_header("Content-Length", str(length))
+                else:
+                    self.send_header("Connection", "close")
+                    self.close_connection = True
+                self.end_headers()
+                entry[4] = time.monotonic()
+                for chunk in chunks:
+                    time.sleep(raw.pause_s)
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
 
             def _reply(
                 self, body: dict[str, Any], fault: str | None, entry: list[Any], seen_last: int

@@ -315,7 +315,8 @@ def test_a_read_only_run_folder_is_one_line_and_keeps_the_journal(
         try:
             assert main(_argv(built_dataset, out, server["url"], "--limit", "8")) == 2
             message = _one_line_error(capsys)
-            assert f"cannot write {out / 'manifest.json'}: {reason}" in message
+            # the writer lock is the first thing written: nothing else is tried
+            assert f"cannot write {out / '.eviscope-run.lock'}: {reason}; use another --out" in message
             assert {p.name: p.read_bytes() for p in out.iterdir()} == before
             missing = tmp_path / "ro" / "new-run"
             missing.parent.mkdir()
@@ -349,5 +350,6 @@ def test_journal_and_atomic_write_errors_name_the_path_and_reason(tmp_path, monk
     assert (tmp_path / "records.jsonl").read_bytes() == b'{"id": "a"}\n'  # cut back to what it held
     assert not (tmp_path / ".out.json.tmp").exists() and not (tmp_path / "out.json").exists()
     (tmp_path / "records.x.jsonl").symlink_to("/dev/full")  # e.g. a device: never read (endless)
+    (tmp_path / "records.jsonl").unlink()
     with pytest.raises(EviScopeError, match=r"records\.x\.jsonl is not a regular file"):
         read_records(tmp_path)

@@ -48,12 +48,19 @@ def test_sigkill_mid_run_then_rerun_loses_and_duplicates_nothing(built_dataset, 
                  "--out", str(tmp_path / "report")]) == 0  # fmt: skip
 
 
+def _record(row_id: str, n: int) -> dict:
+    usage = dict.fromkeys(("prompt_tokens", "completion_tokens", "calls", "latency_s", "cost_usd"), 0)
+    parse = dict.fromkeys(("failures", "retries", "unresolved", "truncated"), 0)
+    return {"id": row_id, "n": n, "usage": usage, "parse": parse}
+
+
 def test_journal_reading_keeps_the_first_record_of_an_id_and_skips_a_torn_line(tmp_path):
     path = tmp_path / "records.jsonl"
-    path.write_bytes(b'{"id": "a", "n": 1}\n{"id": "a", "n": 2}\n{"id": "b"')
-    assert read_records(tmp_path) == {"a": {"id": "a", "n": 1}}
-    Journal(path).append([{"id": "b", "n": 3}])
-    assert read_records(tmp_path) == {"a": {"id": "a", "n": 1}, "b": {"id": "b", "n": 3}}
+    a1, a2 = (json.dumps(_record("a", n)).encode() for n in (1, 2))
+    path.write_bytes(a1 + b"\n" + a2 + b'\n{"id": "b"')
+    assert read_records(tmp_path) == {"a": _record("a", 1)}
+    Journal(path).append([_record("b", 3)])
+    assert read_records(tmp_path) == {"a": _record("a", 1), "b": _record("b", 3)}
 
 
 def test_a_rerun_with_other_settings_is_refused(built_dataset, tmp_path, capsys):

@@ -149,7 +149,11 @@ def test_valid_submission_is_scored_by_the_library_and_on_the_leaderboard(
             lambda lines: [*lines, json.dumps({"id": "q99-noisy", "action": "abstain"})],
             "1 unknown ids (q99-noisy)",
         ),
-        ("duplicate", lambda lines: [*lines, lines[0]], "1 duplicate ids (q01-sufficient)"),
+        (
+            "duplicate",
+            lambda lines: [*lines, lines[0]],
+            "line 161: duplicate id q01-sufficient (first on line 1)",
+        ),
         (
             "bad-action",
             lambda lines: [lines[0].replace('"action": "answer"', '"action": "guess"'), *lines[1:]],

@@ -122,11 +122,12 @@ def build_eviscope(
             rows, context = contextualize_rows(rows, articles)
         q.check_doc_ids(rows)
         table = write_split(out_dir, name, rows, EVISCOPE_FEATURES)
-        update_card(out_dir / "README.md", name, EVISCOPE_FEATURES, len(rows), table.nbytes)
+        digest = update_card(out_dir / "README.md", name, EVISCOPE_FEATURES, len(rows), table.nbytes)
         lints = q.lint_report(squad, quartets, config.legacy_conflicts)
         report["configs"][name] = {
             "quartets": len(quartets),
             "rows": len(rows),
+            "sha256": digest,
             "per_variant": {v: sum(row["variant"] == v for row in rows) for v in VARIANTS},
             "per_article_cap": config.params.per_article_cap,
             "conflict_passages": "legacy" if config.legacy_conflicts else "repaired",

@@ -641,10 +641,11 @@ def build_forcebench(source: SourceRef, out_dir: Path, seed: int = 0) -> dict[st
     source_rows, read = read_attributionbench(source)
     rows, stats = draft_rows(source_rows, seed)
     table = write_split(Path(out_dir), CONFIG, rows, FORCEBENCH_FEATURES)
-    update_card(Path(out_dir) / "README.md", CONFIG, FORCEBENCH_FEATURES, len(rows), table.nbytes)
+    digest = update_card(Path(out_dir) / "README.md", CONFIG, FORCEBENCH_FEATURES, len(rows), table.nbytes)
     return {
         "config": CONFIG,
         "path": str(split_path(Path(out_dir), CONFIG)),
+        "sha256": digest,
         "rows": len(rows),
         "seed": seed,
         "axis": {axis: sum(r["axis"] == axis for r in rows) for axis in AXES},

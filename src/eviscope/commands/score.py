@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from eviscope.commands import (
     add_subcommand,
     console,
 )
+from eviscope.core.datafiles import allowing_modified_data
 from eviscope.core.layout import report_dir
 from eviscope.core.registry import for_config
 
@@ -37,13 +39,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="report folder (default: report/ beside a run's predictions.jsonl, else <file stem>-report/)",
     )
+    parser.add_argument(
+        "--allow-modified-data",
+        action="store_true",
+        help=(
+            "score against data whose sha256 differs from (or is missing in) the one the dataset card "
+            "records, with a warning, instead of refusing it"
+        ),
+    )
     add_json_argument(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     bench = for_config(args.config)
-    rows = bench.load_rows(args.config, args.dataset)
+    checks = contextlib.nullcontext()
+    if args.allow_modified_data:
+        warn = console(stderr=True)
+        checks = allowing_modified_data(
+            lambda problem: warn.print(f"eviscope score: warning: {problem}", markup=False)
+        )
+    with checks:
+        rows = bench.load_rows(args.config, args.dataset)
     scored = bench.score(args.config, rows, args.predictions, args.out or report_dir(args.predictions))
     if args.json:
         print(json.dumps(scored.report, indent=2, ensure_ascii=False))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
-__all__ = ["EviScopeError", "brief", "os_error", "os_errors", "plain"]
+__all__ = ["EviScopeError", "brief", "first_line", "os_error", "os_errors", "plain"]
 
 
 class EviScopeError(ValueError):
@@ -45,18 +45,6 @@ def plain(text: str, limit: int | None = 80) -> str:
     if not cut.isprintable():
         cut = "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
     return f"{cut}… ({len(text):,} characters)" if truncated else cut
-
-
-def first_line(err: BaseException | str) -> str:
-    """The first line of an error's message that says something; the exception's type when it is empty.
-
-    >>> first_line(ValueError("bad row\\nTraceback ...")), first_line(KeyError()), first_line("")
-    ('bad row', 'KeyError', 'no message')
-    """
-    text = str(err).strip()
-    if not text:
-        return type(err).__name__ if isinstance(err, BaseException) else "no message"
-    return text.splitlines()[0].strip()
 
 
 def _json_like(value: object, budget: int, depth: int = 0) -> str:
@@ -106,6 +94,19 @@ def brief(value: object, limit: int = 60) -> str:
     """
     text = _json_like(value, limit)
     return text if len(text) <= 4 * limit else text[: 4 * limit] + "…"
+
+
+def first_line(err: BaseException | str, limit: int = 200) -> str:
+    """The first line of a foreign exception's message (its type when it has none), as :func:`plain`;
+    the one helper for it (never an ``IndexError`` on an empty message).
+
+    >>> first_line(ValueError("Parquet magic bytes not found\\nsecond line")), first_line(KeyError()), first_line("")
+    ('Parquet magic bytes not found', 'KeyError', 'no message')
+    """
+    text = str(err).strip()
+    if not text:
+        return type(err).__name__ if isinstance(err, BaseException) else "no message"
+    return plain(text.splitlines()[0], limit)
 
 
 def field_error(err: ValidationError, where: str, prefix: str = "") -> EviScopeError:

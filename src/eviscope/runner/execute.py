@@ -11,6 +11,10 @@ rerunning resumes them. A backend that gave up on a server that looks down (the 
 backend's circuit breaker) returns the requests it did not send as ``retryable`` with ``calls=0``
 and the reason as their error; the rows answered before are journaled all the same, and the error
 leads with that reason and says how many rows were left unsent.
+
+The journal keeps what a resume and a reader need, not whatever a server sent: a reply's text is
+kept up to :data:`RAW_TEXT_CHARS` characters (the rest is cut, and the record says how long it was);
+the parsed fields come from the whole reply.
 """
 
 from __future__ import annotations
@@ -24,6 +28,20 @@ from eviscope.runner.accounting import PriceTable, row_usage
 from eviscope.runner.backends.base import Backend, ChatRequest, Completion
 from eviscope.runner.store import Journal
 from eviscope.runner.tasks import RETRY_INSTRUCTION, Part, Task
+
+RAW_TEXT_CHARS = 65_536
+"""The most characters of a reply's text a journal record keeps (a real reply is a few thousand)."""
+
+
+def kept_text(text: str) -> str:
+    """``text`` as the journal keeps it: cut at :data:`RAW_TEXT_CHARS` characters, saying so.
+
+    >>> kept_text("x" * 70_000)[-44:]
+    'xxx… [cut: the reply held 70,000 characters]'
+    """
+    if len(text) <= RAW_TEXT_CHARS:
+        return text
+    return f"{text[:RAW_TEXT_CHARS]}… [cut: the reply held {len(text):,} characters]"
 
 
 @dataclass(frozen=True)
@@ -54,7 +72,9 @@ def generate(
         for request, completion in zip(todo, backend.complete(todo), strict=True):
             made[request.key].append(completion)
             parsed = None if completion.error else task.parse(completion.text)
-            part = Part(parsed, completion.text, attempt + 1, completion.error, completion.truncated)
+            part = Part(
+                parsed, kept_text(completion.text), attempt + 1, completion.error, completion.truncated
+            )
             final = completion.error is not None or completion.truncated
             if parsed is None and not final and attempt < max_retries:
                 again.append(_retry(request, completion.text))

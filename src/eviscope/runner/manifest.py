@@ -4,7 +4,10 @@ Written when a session starts (``status: running``, its session listed with ``fi
 which a killed session keeps), again once its backend is up (with the backend's details), and when
 it ends (``complete``, or ``incomplete`` when rows are left; a session stopped by an error records
 it), atomically each time. Parse failures, retries and usage are counted from the journal, so they
-stay right across kills and resumes.
+stay right across kills and resumes; so are the engine calls of a session killed before it could
+count them (``finished_at: null``): the calls of the rows it journaled (each record names its
+session), which for the OpenAI-compatible backend are its HTTP calls, retries included. Calls in
+flight at the kill, for rows not journaled, are not known (their rows are asked again).
 """
 
 from __future__ import annotations
@@ -170,7 +173,7 @@ def build(
         "prices": prices.as_dict(),
         "usage": totals(records),
         "rows": {"total": rows_total, "done": done},
-        "engine_calls": sum(s.get("engine_calls", 0) for s in sessions),
+        "engine_calls": _engine_calls(sessions, records),
         "started_at": (previous or {}).get("started_at") or now(),
         "finished_at": now() if done == rows_total else None,
         "sessions": sessions,
@@ -178,6 +181,17 @@ def build(
         "python": sys.version.split()[0],
         "platform": platform.platform(),
     }
+
+
+def _engine_calls(sessions: list[dict[str, Any]], records: list[Mapping[str, Any]]) -> int:
+    """Each session's engine calls: as it counted them, or for one killed before it could (no
+    ``engine_calls``), the calls of the rows it journaled."""
+    journaled: dict[Any, int] = {}
+    for record in records:
+        journaled[record.get("session")] = journaled.get(record.get("session"), 0) + record["usage"]["calls"]
+    return sum(
+        s["engine_calls"] if "engine_calls" in s else journaled.get(i, 0) for i, s in enumerate(sessions)
+    )
 
 
 def write_manifest(out_dir: Path, manifest: Mapping[str, Any]) -> Path:

@@ -6,7 +6,10 @@ append-only journal: one line per finished row, with its raw reply, parse outcom
 config's benchmark, for ``eviscope score``). Running the same :class:`RunRequest` again resumes an
 interrupted run: one killed at any point, or stopped by an unavailable server, a full disk or a
 read-only folder (reported as a one-line error naming the path or row, with the journal kept as it
-was).
+was). One run writes a folder at a time (:func:`~eviscope.runner.store.writer_lock`): a second one
+on the same ``--out`` stops at once, naming the process that holds it. A session that ends on any
+error, a bug included, records it (the manifest is never left ``running`` by a live process; one
+killed keeps ``finished_at: null``, and its engine calls are counted from the rows it journaled).
 
 With ``ray`` set (:class:`~eviscope.runner.ray_pool.RayOptions`), the pending rows are answered by
 a pool of Ray worker actors (:mod:`eviscope.runner.ray_pool`), on a local cluster or an existing
@@ -22,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from eviscope.core.errors import EviScopeError, os_errors
+from eviscope.core.errors import EviScopeError, os_errors, plain
 from eviscope.core.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE
 from eviscope.core.registry import Benchmark, for_config, task_options
 from eviscope.runner import manifest as manifests
@@ -31,7 +34,7 @@ from eviscope.runner.backends import backend_settings, settings_class
 from eviscope.runner.backends.base import Backend, BackendInfo, BackendSettings, SamplingConfig
 from eviscope.runner.execute import RunSettings, run_rows
 from eviscope.runner.ray_pool import RayOptions, run_on_ray
-from eviscope.runner.store import Journal, journal_path, read_records, write_atomic
+from eviscope.runner.store import Journal, journal_path, read_records, write_atomic, writer_lock
 from eviscope.runner.tasks import Task
 
 Advance = Callable[[int], None]
@@ -144,6 +147,20 @@ def run(
     out = request.out
     with os_errors(out, "create", hint="use another --out"):
         out.mkdir(parents=True, exist_ok=True)
+    with writer_lock(out):
+        return _run_locked(request, bench, task, rows, context, say, track)
+
+
+def _run_locked(
+    request: RunRequest,
+    bench: Benchmark,
+    task: Task,
+    rows: list[dict[str, Any]],
+    context: dict[str, Any] | None,
+    say: Callable[[str], None],
+    track: Track,
+) -> RunResult:
+    out = request.out
     ident = _identity(request, task, context)
     previous = manifests.read_manifest(out)
     if previous is not None:
@@ -172,9 +189,9 @@ def run(
         write_state = dict(status="running", previous=previous, sessions=[*sessions, session])
         _write(request, ident, task, rows, info, **write_state)
         backend: Backend | None = None
+        journal = Journal(journal_path(out), stamp={"session": len(sessions)})
         try:
             if request.ray is not None:
-                journal = Journal(journal_path(out))
                 with track(len(pending)) as advance:
                     info, calls, session["ray"] = run_on_ray(
                         request.ray, config=request.config, task_options=request.options,
@@ -186,12 +203,14 @@ def run(
                 # the backend's details too, in case this session is killed before it ends
                 _write(request, ident, task, rows, backend.info(), **write_state)
                 with track(len(pending)) as advance:
-                    run_rows(task, pending, backend, Journal(journal_path(out)), request.settings, advance)
+                    run_rows(task, pending, backend, journal, request.settings, advance)
                 info, calls = backend.info(), backend.engine_calls
-        except (EviScopeError, KeyboardInterrupt) as err:
+        except (Exception, KeyboardInterrupt) as err:
             if backend is not None:
                 info, session["engine_calls"] = backend.info(), backend.engine_calls
-            session.update(finished_at=manifests.now(), error=str(err) or type(err).__name__)
+            # an unexpected error's text is not recorded: it might quote what a server sent
+            what = str(err) if isinstance(err, EviScopeError) else f"{type(err).__name__} (see its traceback)"
+            session.update(finished_at=manifests.now(), error=what or type(err).__name__)
             with contextlib.suppress(EviScopeError):  # the error being raised is the one to report
                 _write(request, ident, task, rows, info, previous=previous, sessions=[*sessions, session])
             raise
@@ -253,7 +272,7 @@ def _write(
         records=[records[row["id"]] for row in rows if row["id"] in records],
         **state,
     )
-    manifest["backend_settings"] = request.backend.to_dict()
+    manifest["backend_settings"] = request.backend.recorded()
     manifests.write_manifest(request.out, manifest)
     return manifest
 
@@ -263,7 +282,16 @@ def _finish(out: Path, task: Task, rows: list[dict[str, Any]]) -> Path:
     missing = [row["id"] for row in rows if row["id"] not in records]
     if missing:
         raise EviScopeError(f"{len(missing)} rows are not done (first: {missing[0]}); rerun to resume")
-    lines = (json.dumps(task.prediction(records[row["id"]]), ensure_ascii=False) for row in rows)
+    lines = []
+    for row in rows:
+        try:
+            lines.append(json.dumps(task.prediction(records[row["id"]]), ensure_ascii=False))
+        except (KeyError, TypeError, ValueError) as err:
+            raise EviScopeError(
+                f"{journal_path(out)}: the record of row {plain(row['id'])} lacks what a {task.name} "
+                f"prediction needs ({type(err).__name__}: {plain(str(err))}); delete its line to run "
+                "that row again"
+            ) from None
     predictions = out / PREDICTIONS_FILE
     write_atomic(predictions, "".join(f"{line}\n" for line in lines))
     return predictions

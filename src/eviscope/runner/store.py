@@ -3,7 +3,16 @@
 Every finished row is one line of ``records*.jsonl`` (``records.jsonl``; a run on Ray writes the same file from its driver), written and
 ``fsync``-ed before the next batch starts. A run killed at any point, ``kill -9`` included, leaves at
 worst a torn last line: it is cut off when the journal is next opened, and the rows it held are run
-again. Reading keeps the first record of each id, so no row is ever counted twice.
+again. Reading keeps the first record of each id, so no row is ever counted twice. The journal is
+read a line at a time (:func:`eviscope.core.io.bounded_lines`); a line that is not a run record (``{}``,
+``[]``, a hand edit: not a JSON object with a string ``id``, a ``usage`` of finite non-negative
+numbers and a ``parse`` of counts) is a one-line error naming the file and line, and nothing is run
+until it is deleted (its row is then run again) or the journal moved away.
+
+One process writes a run folder at a time: :func:`writer_lock` takes ``.eviscope-run.lock`` (a
+``filelock`` lock, released by the OS when its process dies, ``kill -9`` included) and writes who
+holds it into ``.eviscope-run.owner``; a second ``eviscope run`` on the folder stops at once with a
+one-line error naming that process (pid, host, start time).
 
 A write that fails (a full disk, a read-only folder) is cut back to the journal's last whole line and
 raised as an :class:`~eviscope.core.errors.EviScopeError` naming the path and the OS reason; what was
@@ -15,12 +24,17 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import math
 import os
-from collections.abc import Iterable, Mapping
+import socket
+from collections.abc import Iterable, Iterator, Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from eviscope.core.errors import EviScopeError, os_error, os_errors, plain
+from eviscope.core.errors import EviScopeError, brief, os_error, os_errors, plain
+from eviscope.core.io import bounded_lines
+from eviscope.runner.accounting import USAGE_FIELDS
 
 JOURNAL_GLOB = "records*.jsonl"
 
@@ -32,16 +46,44 @@ def journal_path(out_dir: Path) -> Path:
     return out_dir / "records.jsonl"
 
 
-def _complete_lines(data: bytes) -> list[bytes]:
-    """The newline-terminated lines of ``data`` (a torn last line is left out)."""
-    return data[: data.rfind(b"\n") + 1].splitlines()
-
-
 def _read_journal(path: Path) -> bytes:
     with os_errors(path, "read", hint=""):
         if not path.is_file():  # e.g. a link to a device: reading it might never end
             raise EviScopeError(f"{plain(str(path), None)} is not a regular file; move it away to start over")
         return path.read_bytes()
+
+
+PARSE_FIELDS = ("failures", "retries", "unresolved", "truncated")
+
+
+def record_problem(record: Any) -> str | None:
+    """What makes ``record`` not a run record (see the module docstring), or None."""
+    if not isinstance(record, dict):
+        return f"not a JSON object but {brief(record)}"
+    if not isinstance(record.get("id"), str) or not record["id"]:
+        return f"field id is {brief(record.get('id'))}, not a row id"
+    for name, fields in (("usage", USAGE_FIELDS), ("parse", PARSE_FIELDS)):
+        part = record.get(name)
+        if not isinstance(part, dict):
+            return f"field {name} is {brief(part)}, not an object"
+        for field in fields:
+            if name == "parse" and field not in part:  # an older journal's record: counted as 0
+                continue
+            value = part.get(field)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < math.inf:
+                return f"field {name}.{field} is {brief(value)}, not a finite count"
+    return None
+
+
+def _journal_lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """The whole lines of a journal (a torn last line left out), one at a time."""
+    with os_errors(path, "read", hint=""):
+        if not path.is_file():  # e.g. a link to a device: reading it might never end
+            raise EviScopeError(f"{plain(str(path), None)} is not a regular file; move it away to start over")
+        with path.open("rb") as handle:
+            for number, line in bounded_lines(handle, plain(str(path), None)):
+                if line.endswith(b"\n"):
+                    yield number, line
 
 
 def read_records(out_dir: Path) -> dict[str, dict[str, Any]]:
@@ -50,13 +92,20 @@ def read_records(out_dir: Path) -> dict[str, dict[str, Any]]:
     with os_errors(out_dir, "read", hint=""):
         paths = sorted(out_dir.glob(JOURNAL_GLOB))
     for path in paths:
-        for number, line in enumerate(_complete_lines(_read_journal(path)), start=1):
+        for number, line in _journal_lines(path):
             if not line.strip():
                 continue
             try:
                 record = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise EviScopeError(f"{path} line {number}: not valid JSON ({err.msg})") from None
+            except (UnicodeDecodeError, json.JSONDecodeError) as err:
+                problem = f"not valid JSON ({getattr(err, 'msg', None) or err.reason})"
+            else:
+                problem = record_problem(record)
+            if problem:
+                raise EviScopeError(
+                    f"{plain(str(path), None)} line {number}: not a run record: {problem}; delete that "
+                    "line to run its row again (or move the file away to start over), then rerun"
+                )
             records.setdefault(record["id"], record)
     return records
 
@@ -83,10 +132,11 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 class Journal:
-    """Appends records to one journal file, durably."""
+    """Appends records to one journal file, durably; each carries ``stamp`` (the session's number)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, stamp: Mapping[str, Any] | None = None) -> None:
         self.path = path
+        self.stamp = dict(stamp or {})
         with os_errors(path, hint=RESUME_HINT):
             path.parent.mkdir(parents=True, exist_ok=True)
         if path.exists():
@@ -100,7 +150,7 @@ class Journal:
 
     def append(self, records: Iterable[Mapping[str, Any]]) -> None:
         """Append ``records`` (one line each) and fsync; on failure cut the file back to what it held."""
-        data = b"".join(json.dumps(r, ensure_ascii=False).encode() + b"\n" for r in records)
+        data = b"".join(json.dumps({**r, **self.stamp}, ensure_ascii=False).encode() + b"\n" for r in records)
         if not data:
             return
         created = not self.path.exists()
@@ -141,3 +191,43 @@ def write_atomic(path: Path, text: str) -> None:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise os_error(path, err, hint=RESUME_HINT) from None
+
+
+LOCK_FILE = ".eviscope-run.lock"
+OWNER_FILE = ".eviscope-run.owner"
+
+
+@contextlib.contextmanager
+def writer_lock(out_dir: Path) -> Iterator[None]:
+    """Hold the run folder's writer lock for the block (see the module docstring); another holder
+    is a one-line error naming its pid, host and start time."""
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(out_dir / LOCK_FILE, timeout=0, thread_local=False)
+    owner = out_dir / OWNER_FILE
+    try:
+        lock.acquire()
+    except OSError as err:
+        if not isinstance(err, Timeout):  # a read-only folder, a full disk
+            raise os_error(out_dir / LOCK_FILE, err, hint="use another --out") from None
+        try:
+            who = json.loads(owner.read_text("utf-8"))
+            held = f"pid {who['pid']} on {who['host']}, since {who['since']}"
+        except (OSError, ValueError, KeyError, TypeError):
+            held = "a process that has not said who it is"
+        raise EviScopeError(
+            f"{plain(str(out_dir), None)}/ is being written by another eviscope run ({plain(held, 200)}): "
+            "wait for it to end, or use another --out"
+        ) from None
+    try:
+        me = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "since": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        write_atomic(owner, json.dumps(me) + "\n")
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            owner.unlink()
+        lock.release()

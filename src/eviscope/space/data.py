@@ -6,7 +6,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from eviscope.core.errors import EviScopeError
+from eviscope.core.errors import EviScopeError, first_line
 from eviscope.core.layout import SPLIT, split_path
 from eviscope.core.registry import DEFAULT_CONFIG, configs, for_config
 
@@ -22,8 +22,11 @@ def preferred_order() -> list[str]:
 class RowSource:
     """The rows of every config, loaded once and kept in memory.
 
-    ``location`` is a folder ``eviscope build`` wrote (``dataset/``), or else a hub dataset repo id
-    (``owner/name``) read with ``datasets.load_dataset``.
+    ``location`` is a folder ``eviscope build`` wrote (``dataset/``), read and verified by each
+    benchmark's loader (:mod:`eviscope.core.datafiles`), or else a hub dataset repo id
+    (``owner/name``) read with ``datasets.load_dataset``. Whatever is wrong with the data (a
+    modified, truncated or unreadable file, a broken card, a missing column, a duplicate id) is one
+    :class:`EviScopeError` line naming the file or repo, so the Space does not start on it.
     """
 
     def __init__(self, location: str | Path) -> None:
@@ -44,7 +47,10 @@ class RowSource:
         else:
             import datasets
 
-            names = datasets.get_dataset_config_names(self.location)
+            try:
+                names = datasets.get_dataset_config_names(self.location)
+            except Exception as err:
+                raise EviScopeError(f"{self.location}: cannot list its configs: {first_line(err)}") from None
         if not names:
             raise EviScopeError(
                 f"{self.location}: no built configs; run `eviscope build` or pass --dataset DIR_OR_REPO"
@@ -67,5 +73,10 @@ class RowSource:
         if not self._local:
             import datasets
 
-            return datasets.load_dataset(self.location, config, split=SPLIT).to_list()
+            try:
+                return datasets.load_dataset(self.location, config, split=SPLIT).to_list()
+            except Exception as err:
+                raise EviScopeError(
+                    f"{self.location}: cannot load config {config}: {first_line(err)}"
+                ) from None
         return for_config(config).load_rows(config, Path(self.location))

@@ -124,6 +124,10 @@ class BackendSettings:
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
+    def recorded(self) -> dict[str, Any]:
+        """The settings as the manifest records them (a backend leaves out any secret they hold)."""
+        return self.to_dict()
+
 
 def package_version(package: str) -> str | None:
     """The installed version of ``package``, or None, for the manifest."""

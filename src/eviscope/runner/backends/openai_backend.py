@@ -1,6 +1,19 @@
 """An OpenAI-compatible chat completions client (vllm serve, Ollama, llama.cpp server, hosted APIs).
 
-Requests of a batch run concurrently, at most ``concurrency`` at a time, each with a timeout. A 429,
+Requests of a batch run concurrently, at most ``concurrency`` at a time. Each HTTP call has a total
+deadline, ``--timeout`` (connecting, sending and every read of the reply: a server that trickles a
+byte at a time is cut there), and a reply is read up to ``--max-reply-bytes``; a longer one is that
+request's final error (kept as an unparsable reply, not retried). A reply's ``usage`` counts must be
+whole numbers between 0 and :data:`~eviscope.core.io.MAX_COUNT` (absent or null: 0); anything else
+(``1e400``, ``-1000000``, ``"100"``) is the request's final error too, and the run goes on.
+
+Secrets are never written: the URL is recorded and printed as :func:`~eviscope.runner.redact.safe_url`
+gives it (no user, password or credential-named query value), and the API key and the URL's
+credentials are redacted from every reply text and error a server sends back (a server that echoes
+the ``Authorization`` header leaks nothing into the journal, the manifest or the screen). A backend
+rebuilt from a manifest (``eviscope attribute``) thus gets its credentials from the environment again.
+
+A 429,
 a 5xx, a timeout, a dropped or reset connection, or a 200 whose body is not a JSON object is retried
 with exponential backoff (honouring ``Retry-After``, in seconds or as an HTTP date, capped at
 ``max_backoff_s``) up to ``max_retries`` times, so one request makes at most ``max_retries + 1`` HTTP
@@ -28,12 +41,14 @@ import json
 import os
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
-from eviscope.core.errors import EviScopeError, plain
+from eviscope.core.errors import EviScopeError, brief, plain
+from eviscope.core.io import MAX_COUNT, MiB
 from eviscope.runner.backends.base import (
     BackendInfo,
     BackendSettings,
@@ -43,6 +58,7 @@ from eviscope.runner.backends.base import (
     option,
     package_version,
 )
+from eviscope.runner.redact import Redactor, safe_url, url_secrets
 
 RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 DOWN_STATUSES = frozenset({408, 500, 502, 503, 504})
@@ -52,6 +68,9 @@ GIVE_UP_AFTER = 8
 
 
 DEFAULT_BASE_URL = "http://localhost:8000/v1"
+DEFAULT_TIMEOUT_S = 120.0
+DEFAULT_MAX_REPLY_BYTES = 8 * MiB
+"""A chat reply of a few thousand tokens is some kilobytes; 8 MiB leaves room for any real one."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +84,18 @@ class Settings(BackendSettings):
     )
     api_key_env: str = option("OPENAI_API_KEY", "environment variable holding the API key", metavar="VAR")
     concurrency: int = option(8, "requests in flight", metavar="N")
-    timeout_s: float = option(120.0, "seconds per request", flag="--timeout", metavar="S")
+    timeout_s: float = option(
+        DEFAULT_TIMEOUT_S,
+        "total seconds per HTTP call: connecting, sending and reading the whole reply (a trickling "
+        "server is cut there)",
+        flag="--timeout",
+        metavar="S",
+    )
+    max_reply_bytes: int = option(
+        DEFAULT_MAX_REPLY_BYTES,
+        "the most bytes one reply may hold; a longer one is that request's error (not retried)",
+        metavar="N",
+    )
     http_retries: int = option(
         5,
         "retries on 408, 409, 425, 429, 500, 502-504, timeouts and connection errors, with "
@@ -85,14 +115,20 @@ class Settings(BackendSettings):
         if self.base_url is None:  # resolved now, so that the manifest records the URL used
             object.__setattr__(self, "base_url", os.environ.get("OPENAI_BASE_URL", DEFAULT_BASE_URL))
 
+    def recorded(self) -> dict[str, Any]:
+        """The settings as the manifest records them: the URL without its credentials."""
+        return {**self.to_dict(), "base_url": safe_url(str(self.base_url))}
+
     def create(self, sampling: SamplingConfig) -> OpenAIBackend:
         return OpenAIBackend(
             self.model,
             sampling,
             base_url=str(self.base_url),
             api_key=os.environ.get(self.api_key_env),
+            api_key_env=self.api_key_env,
             concurrency=self.concurrency,
             timeout_s=self.timeout_s,
+            max_reply_bytes=self.max_reply_bytes,
             max_retries=self.http_retries,
             backoff_s=self.backoff_s,
             structured_output=self.structured_output,
@@ -110,8 +146,10 @@ class OpenAIBackend:
         *,
         base_url: str,
         api_key: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
         concurrency: int = 8,
-        timeout_s: float = 120.0,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
         max_retries: int = 5,
         backoff_s: float = 1.0,
         max_backoff_s: float = 60.0,
@@ -125,10 +163,25 @@ class OpenAIBackend:
         self._aiohttp = aiohttp
         self.model = model
         self.sampling = sampling
-        self.base_url = base_url.rstrip("/")
+        if not (timeout_s > 0 and max_reply_bytes > 0):
+            raise EviScopeError(
+                f"--timeout and --max-reply-bytes must be positive, got {timeout_s} and {max_reply_bytes}"
+            )
+        self._url = base_url.rstrip("/")
+        self.base_url = safe_url(self._url)
+        """The server URL as recorded and printed: without its credentials."""
+        parts = urlsplit(self._url)
+        if api_key and (parts.username or parts.password):
+            raise EviScopeError(
+                f"--base-url {self.base_url} carries a user name or password and ${api_key_env} is set "
+                "too: give the credentials one way"
+            )
+        self._endpoint = urlunsplit(parts._replace(path=parts.path.rstrip("/") + "/chat/completions"))
+        self._redactor = Redactor([api_key, *url_secrets(self._url)])
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.concurrency = concurrency
         self.timeout_s = timeout_s
+        self.max_reply_bytes = max_reply_bytes
         self.max_retries = max_retries
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
@@ -159,6 +212,7 @@ class OpenAIBackend:
                 "base_url": self.base_url,
                 "concurrency": self.concurrency,
                 "timeout_s": self.timeout_s,
+                "max_reply_bytes": self.max_reply_bytes,
                 "http_max_retries": self.max_retries,
                 "backoff_s": self.backoff_s,
                 "http_give_up_after": self.give_up_after,
@@ -189,8 +243,8 @@ class OpenAIBackend:
 
     async def _complete_all(self, requests: list[ChatRequest]) -> list[Completion]:
         aiohttp = self._aiohttp
-        # connecting, and each read of the reply, may take timeout_s; proxies from the environment
-        timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.timeout_s, sock_read=self.timeout_s)
+        # each HTTP call's whole deadline (in _post); proxies from the environment
+        timeout = aiohttp.ClientTimeout(total=self.timeout_s)
         connector = aiohttp.TCPConnector(limit=self.concurrency)
         async with aiohttp.ClientSession(
             headers=self._headers, timeout=timeout, connector=connector, trust_env=True
@@ -209,9 +263,29 @@ class OpenAIBackend:
             wait = self.backoff_s * 2**attempt * random.uniform(0.5, 1.0)
         return min(self.max_backoff_s, wait)
 
+    async def _post(self, client: Any, url: str, post: dict[str, Any]) -> _Reply:
+        """One HTTP call, connecting to the last byte within ``timeout_s``, read up to
+        ``max_reply_bytes`` (a longer reply raises :class:`_TooBig` before more is read)."""
+        async with asyncio.timeout(self.timeout_s), client.post(url, **post) as reply:
+            if (reply.content_length or 0) > self.max_reply_bytes:
+                raise _TooBig(f"announces {reply.content_length:,} bytes")
+            body = bytearray()
+            async for chunk in reply.content.iter_chunked(64 * 1024):
+                body += chunk
+                if len(body) > self.max_reply_bytes:
+                    raise _TooBig(f"went on past {len(body):,} bytes")
+            return _Reply(reply.status, reply.headers, bytes(body))
+
     async def _one(self, client: Any, gate: asyncio.Semaphore, request: ChatRequest) -> Completion:
+        completion = await self._ask(client, gate, request)
+        scrub = self._redactor.text
+        return replace(
+            completion, text=scrub(completion.text), error=completion.error and scrub(completion.error)
+        )
+
+    async def _ask(self, client: Any, gate: asyncio.Semaphore, request: ChatRequest) -> Completion:
         aiohttp = self._aiohttp
-        url = f"{self.base_url}/chat/completions"
+        url = self._endpoint
         data = json.dumps(self.body(request), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
         post = {"data": data.encode(), "headers": {"Content-Type": "application/json"}}
         async with gate:
@@ -231,9 +305,19 @@ class OpenAIBackend:
                 self.engine_calls += 1
                 retry_after = None
                 try:
-                    async with client.post(url, **post) as reply:
-                        response = _Reply(reply.status, reply.headers, await reply.read())
-                except (aiohttp.ClientError, TimeoutError) as err:  # timeouts, refused, reset or dropped
+                    response = await self._post(client, url, post)
+                except _TooBig as err:  # the server is alive; the same prompt would be answered alike
+                    self._down_in_a_row = 0
+                    latency = time.perf_counter() - start
+                    error = (
+                        f"a reply from {self.base_url} over --max-reply-bytes {self.max_reply_bytes:,} "
+                        f"({err}); not read further"
+                    )
+                    return Completion("", calls=calls, latency_s=latency, error=error)
+                except TimeoutError:
+                    error = f"no whole reply within --timeout {self.timeout_s:g} s from {self.base_url}"
+                    reason = "TimeoutError"
+                except aiohttp.ClientError as err:  # refused, reset or dropped
                     error = f"{type(err).__name__} from {self.base_url}"
                     reason = type(err).__name__
                 else:
@@ -241,13 +325,13 @@ class OpenAIBackend:
                         payload = _json_object(response)
                         if payload is not None:
                             self._down_in_a_row = 0
-                            return _completion(payload, calls, time.perf_counter() - start)
+                            return _completion(payload, calls, time.perf_counter() - start, self.base_url)
                         error = f"HTTP 200 from {self.base_url} with a body that is not a JSON object: "
-                        error += _snippet(response)
+                        error += self._snippet(response)
                         down = False
                     else:
-                        reason = f"HTTP {response.status_code}: {plain(response.text, 100)}"
-                        error = f"HTTP {response.status_code} from {self.base_url}: {_snippet(response)}"
+                        reason = f"HTTP {response.status_code}: {self._snippet(response, 100)}"
+                        error = f"HTTP {response.status_code} from {self.base_url}: {self._snippet(response)}"
                         if response.status_code not in RETRY_STATUSES:
                             self._down_in_a_row = 0
                             latency = time.perf_counter() - start
@@ -262,6 +346,11 @@ class OpenAIBackend:
                 "", calls=calls, latency_s=time.perf_counter() - start, error=error, retryable=True
             )
 
+    def _snippet(self, response: _Reply, limit: int = 200) -> str:
+        """The start of a response body, as one printable line (for error messages), its secrets
+        redacted before it is cut (a cut secret would leak its start)."""
+        return plain(self._redactor.text(response.text), limit)
+
     async def _sleep(self, seconds: float) -> None:
         """Wait ``seconds`` before a retry, or less if the breaker trips meanwhile."""
         if self._tripped is None:
@@ -275,7 +364,7 @@ class OpenAIBackend:
         row with the server down. A request that met a live server (a 429, say) resets the count."""
         self._down_in_a_row = self._down_in_a_row + 1 if down else 0
         if self.give_up_after > 0 and self._down_in_a_row >= self.give_up_after:
-            self.gave_up = (
+            self.gave_up = self._redactor.text(
                 f"the server at {self.base_url} looks down: {self._down_in_a_row} requests in a row "
                 f"failed after every retry (last: {reason})"
             )
@@ -314,11 +403,6 @@ class _Reply:
         return self.content.decode("utf-8", errors="replace")
 
 
-def _snippet(response: _Reply) -> str:
-    """The start of a response body, as one printable line (for error messages)."""
-    return plain(response.text, 200)
-
-
 def _json_object(response: _Reply) -> dict[str, Any] | None:
     """The body as a JSON object, or None when it is not one (a truncated or garbled body)."""
     try:
@@ -328,25 +412,39 @@ def _json_object(response: _Reply) -> dict[str, Any] | None:
     return payload if isinstance(payload, dict) else None
 
 
-def _tokens(usage: Any, key: str) -> int:
-    try:
-        return int(usage.get(key) or 0) if isinstance(usage, dict) else 0
-    except (TypeError, ValueError):
+class _TooBig(Exception):
+    """A reply over ``max_reply_bytes``."""
+
+
+def _tokens(usage: dict[str, Any], key: str) -> int:
+    """A usage count of a reply: absent or null is 0; a whole number in [0, MAX_COUNT] is kept
+    (``100.0`` too); anything else raises ValueError naming the field and the value."""
+    given = usage.get(key)
+    if given is None:
         return 0
+    value = int(given) if isinstance(given, float) and given.is_integer() else given
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise ValueError(f"usage.{key} is {brief(given)}, not a whole number between 0 and {MAX_COUNT:,}")
+    return value
 
 
-def _completion(payload: dict[str, Any], calls: int, latency_s: float) -> Completion:
+def _completion(payload: dict[str, Any], calls: int, latency_s: float, server: str) -> Completion:
     usage = payload.get("usage")
     try:
         choice = payload["choices"][0]
         text = choice["message"].get("content") or ""
     except (KeyError, IndexError, TypeError, AttributeError):
         return Completion("", calls=calls, latency_s=latency_s, error="response without choices[0].message")
+    try:
+        if usage is not None and not isinstance(usage, dict):
+            raise ValueError(f"usage is {brief(usage)}, not an object")
+        counts = {key: _tokens(usage or {}, key) for key in ("prompt_tokens", "completion_tokens")}
+    except ValueError as err:  # final: the same server would count the same way
+        return Completion("", calls=calls, latency_s=latency_s, error=f"a reply from {server} whose {err}")
     return Completion(
         truncated=choice.get("finish_reason") == "length",
         text=text if isinstance(text, str) else json.dumps(text),
-        prompt_tokens=_tokens(usage, "prompt_tokens"),
-        completion_tokens=_tokens(usage, "completion_tokens"),
         latency_s=latency_s,
         calls=calls,
+        **counts,
     )

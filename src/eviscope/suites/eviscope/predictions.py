@@ -14,8 +14,11 @@ zero. Fields outside the schema (a raw completion, a model name) are ignored.
 
 Every problem with a predictions file or list is one :class:`EviScopeError` line naming the line (or
 position), id and field at fault. A JSONL file is read as UTF-8 (a leading byte order mark is
-allowed), streamed line by line, and each line must hold exactly one JSON object; :func:`jsonl_lines`
-and :func:`json_line_error` do the same for ForceBench predictions. Usage counts are at most
+allowed), streamed line by line (:func:`eviscope.core.io.bounded_lines`: a line over
+:data:`~eviscope.core.io.MAX_LINE_BYTES` is an error once that much is read), and each line must hold
+exactly one JSON object; an id met twice is an error naming both lines as soon as the second is read,
+so memory stays flat on hostile files. :func:`jsonl_lines` and :func:`json_line_error` do the same for
+ForceBench predictions. Usage counts are at most
 :data:`MAX_COUNT` and usage amounts finite and at most :data:`MAX_AMOUNT`, so that sums and means
 stay finite.
 """
@@ -26,7 +29,7 @@ import codecs
 import gc
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -36,6 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from pydantic import ValidationError as PydanticValidationError
 
 from eviscope.core.errors import EviScopeError, brief, plain
+from eviscope.core.io import MAX_COUNT, MAX_LINE_BYTES, bounded_lines
 from eviscope.suites.eviscope.rows import RowModel
 
 __all__ = [
@@ -54,9 +58,6 @@ __all__ = [
 
 MAX_NAMED_IDS = 5
 """How many ids an error message names before it says how many more there are."""
-
-MAX_COUNT = 10**12
-"""The largest usage count (tokens, calls) of one prediction."""
 
 MAX_AMOUNT = 1e12
 """The largest usage amount (seconds, US dollars) of one prediction."""
@@ -141,13 +142,15 @@ _JITER_PLACE = re.compile(r" at line \d+ column (\d+)$")
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
-def jsonl_lines(path: str | Path, source: str | None = None) -> Iterator[tuple[int, bytes]]:
+def jsonl_lines(
+    path: str | Path, source: str | None = None, place: Callable[[int], str] | None = None
+) -> Iterator[tuple[int, bytes]]:
     """Stream the non-blank lines of a JSONL file, each with its 1-based line number.
 
     A leading UTF-8 byte order mark is dropped. A file that cannot be read, a UTF-16 file, a
-    compressed file and a file without a single non-blank line are errors naming ``source`` (default:
-    the path). The file is never read whole: a reader that stops at the first bad line has read
-    only that far.
+    compressed file, a line over :data:`~eviscope.core.io.MAX_LINE_BYTES` and a file without a single
+    non-blank line are errors naming ``source`` (default: the path; ``place(number)`` names a line).
+    The file is never read whole: a reader that stops at the first bad line has read only that far.
     """
     source = source or plain(str(path), None)
     try:
@@ -157,7 +160,7 @@ def jsonl_lines(path: str | Path, source: str | None = None) -> Iterator[tuple[i
     blank = True
     with handle:
         try:
-            for number, line in enumerate(handle, start=1):
+            for number, line in bounded_lines(handle, source, limit=MAX_LINE_BYTES, place=place):
                 if number == 1:
                     line = _first_line(source, line)
                 if line and not line.isspace():
@@ -277,14 +280,23 @@ def _line_error(source: str, number: int, line: bytes, err: PydanticValidationEr
 
 
 def _validate_lines(source: str, numbered: Iterable[tuple[int, bytes]]) -> list[Prediction]:
+    """The predictions of the numbered lines; an id met a second time stops the read at once."""
     validate = _VALIDATOR.validate_json
     preds: list[Prediction] = []
     append = preds.append
+    first_line: dict[str, int] = {}
     for number, line in numbered:
         try:
-            append(validate(line))
+            pred = validate(line)
         except PydanticValidationError as err:
             raise _line_error(source, number, line, err) from None
+        seen = first_line.setdefault(pred.id, number)
+        if seen != number:
+            raise EviScopeError(
+                f"{source} line {number}: duplicate id {plain(pred.id, 60)} (first on line {seen}); "
+                "give exactly one prediction per row id"
+            )
+        append(pred)
     return preds
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 from datasets import Features, Value
 
+from eviscope.core.datafiles import read_file, read_split
 from eviscope.core.errors import EviScopeError
 from eviscope.core.layout import split_path
 
@@ -69,18 +68,16 @@ def source_group(source: str) -> str:
 
 
 def read_rows(path: Path | str) -> list[dict[str, Any]]:
-    """Read the ForceBench rows of a built dataset folder (``<dir>/data/forcebench/test.parquet``)
-    or of one parquet file; a missing file or a wrong schema is an error naming the path."""
+    """Read the ForceBench rows of a built dataset folder (``<dir>/data/forcebench/test.parquet``,
+    verified against its card: :func:`eviscope.core.datafiles.read_split`) or of one parquet file;
+    a missing, unreadable or modified file, a wrong schema or a duplicate id is an error naming the path."""
     path = Path(path)
-    if path.is_dir():
-        path = split_path(path, CONFIG)
+    root = path if path.is_dir() else None
+    if root is not None:
+        path = split_path(root, CONFIG)
     if not path.is_file():
         raise EviScopeError(f"{path}: no ForceBench rows here; build them with `eviscope build forcebench`")
-    try:
-        table = pq.read_table(path)
-    except (OSError, pa.ArrowInvalid) as err:
-        raise EviScopeError(f"{path}: not a readable parquet file ({err})") from err
-    missing = [name for name in FIELDS if name not in table.column_names]
-    if missing:
-        raise EviScopeError(f"{path}: not ForceBench rows; missing fields {', '.join(missing)}")
-    return table.select(list(FIELDS)).to_pylist()
+    schema = FORCEBENCH_FEATURES.arrow_schema
+    if root is None:
+        return read_file(path, schema, "ForceBench")
+    return read_split(root, CONFIG, schema, "ForceBench")

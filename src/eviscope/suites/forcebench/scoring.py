@@ -358,12 +358,13 @@ def validate_predictions(
 
 
 def read_predictions(path: str | Path, source: str | None = None) -> list[ForcePrediction]:
-    """Read a JSONL file of ForceBench predictions, streamed line by line; a bad line is an error
-    naming the file (``source``, default: the path) and line, ``<file>:<line>``."""
+    """Read a JSONL file of ForceBench predictions, streamed line by line with the core's bounded
+    reader (:func:`eviscope.core.io.bounded_lines`); a bad or over-long line is an error naming the
+    file (``source``, default: the path) and line, ``<file>:<line>``."""
     source = source or plain(str(path), None)
     validate = ForcePrediction.__pydantic_validator__.validate_json
     predictions = []
-    with closing(jsonl_lines(path, source)) as lines:
+    with closing(jsonl_lines(path, source, place=lambda number: f"{source}:{number}")) as lines:
         for number, line in lines:
             try:
                 predictions.append(validate(line))
