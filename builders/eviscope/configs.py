@@ -32,9 +32,11 @@ from eviscope.builders.eviscope.answer_types import (
     typer_accuracy,
 )
 from eviscope.builders.eviscope.conflict_lints import LINTS
+from eviscope.builders.eviscope.leaks import LEAK_REASONS
 from eviscope.builders.parquet_split import write_split
 from eviscope.suites.eviscope.row_context import contextualize_rows, squad_articles
 from eviscope.suites.eviscope.rows import EVISCOPE_FEATURES, VARIANTS
+from eviscope.suites.eviscope.shortcuts import audit
 from eviscope.suites.eviscope.squad_source import Squad
 
 DEFAULT_SEED = 13
@@ -60,7 +62,9 @@ EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
             q.QuartetParams(n_quartets=40, per_article_cap=3, first_release=True),
             False,
         ),
-        EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=580, per_article_cap=30), False),
+        EviScopeConfig(
+            "eviscope-xl", q.QuartetParams(n_quartets=580, per_article_cap=30, balanced=True), False
+        ),
     )
 }
 
@@ -80,13 +84,17 @@ def build_eviscope(
     paragraphs (:mod:`eviscope.suites.eviscope.row_context`, with its answer-leak guard); ids, gold and
     schema are unchanged, and the report says which documents the guard left without neighbours.
     """
-    candidates, rejected, entities = q.find_candidates(squad, seed, progress)
+    candidates, rejected, entities, leaked = q.find_candidates(squad, seed, progress)
     report: dict = {
         "seed": seed,
         "source": {"origin": squad.origin, "checksum": squad.checksum},
         "questions_scanned": len(squad.questions),
         "eligible_questions": len(candidates),
         "rejected": dict(sorted(rejected.items())),
+        "leak_check": {
+            "reasons": LEAK_REASONS,
+            "same_article_passages_rejected": {reason: leaked[reason] for reason in LEAK_REASONS},
+        },
         "answer_typer": {
             "model": f"spaCy {ENTITY_MODEL} {model_version()}",
             "licence": ENTITY_MODEL_LICENSE,
@@ -94,18 +102,21 @@ def build_eviscope(
         },
         "configs": {},
     }
-    drawn: dict[q.QuartetParams, list[q.Quartet]] = {}
+    drawn: dict[q.QuartetParams, tuple[list[q.Quartet], Counter[str], Counter[str]]] = {}
     articles = squad_articles(squad) if contextualize else {}
     for name in names:
         config = EVISCOPE_CONFIGS[name]
         if config.params not in drawn:
-            chosen = q.select(candidates, config.params, seed)
-            drawn[config.params] = q.make_quartets(squad, chosen, seed)
-        quartets = drawn[config.params]
+            skipped: Counter[str] = Counter()
+            distractors_rejected: Counter[str] = Counter()
+            chosen = q.select(candidates, config.params, seed, skipped)
+            quartets = q.make_quartets(squad, chosen, seed, distractors_rejected)
+            drawn[config.params] = quartets, skipped, distractors_rejected
+        quartets, skipped, distractors_rejected = drawn[config.params]
         rows = [
             row
             for quartet in quartets
-            for row in q.quartet_rows(squad, quartet, config.legacy_conflicts, seed)
+            for row in q.quartet_rows(squad, quartet, config.legacy_conflicts, seed, config.params.balanced)
         ]
         context = None
         if contextualize:
@@ -125,6 +136,14 @@ def build_eviscope(
             "lint_pass": {lint: sum(r["lints"][lint]["ok"] for r in lints) for lint in LINTS},
             "same_type_pass": sum(r["same_type"]["ok"] for r in lints),
             "lint_rows": lints,
+            "layout": "balanced" if config.params.balanced else "paper",
+            "skipped": {
+                reason: {"reason": prose, "questions": skipped[reason]} for reason, prose in q.SKIPPED.items()
+            },
+            "other_article_passages_rejected": {
+                reason: distractors_rejected[reason] for reason in LEAK_REASONS
+            },
+            "shortcut_audit": audit(rows),
         }
         if context is not None:
             report["configs"][name]["contextualization"] = context.to_dict()
