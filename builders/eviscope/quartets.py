@@ -13,14 +13,20 @@ them with the same seed:
    sentences that hold one (:func:`_cue_problem`); a believable same-type alternative exists
    (:func:`_alternatives`) and the repaired conflict passage passes all six lints; and a *related*
    passage exists: the paragraph of the same article that BM25 ranks highest for the question among
-   those that hold no gold alias.
+   those that hold no gold alias and pass the leak check (:mod:`~eviscope.builders.eviscope.leaks`).
 2. **Selected.** The eligible questions are ordered by ``sha256(f"{seed}:{question id}")`` and taken
    in that order while their article has fewer than ``per_article_cap`` quartets, until ``n_quartets``
    (with ``first_release``, as in ``v1`` and ``v1.1``, only what the first release's construction
-   drew: no date answers and no conflict passage that drops cue sentences).
-3. **Variants.** *sufficient*: the support paragraph. *noisy*: the support and two paragraphs of
-   other articles drawn with a per-question seed, each holding no gold alias. *insufficient*: the
-   same two paragraphs and the related passage. *conflicting*: the support and the conflict passage.
+   drew: no date answers and no conflict passage that drops cue sentences), passing over a question
+   whose paragraph and gold answer, or whose question (:func:`question_key`), a drawn one already has
+   (:data:`SKIPPED`).
+3. **Variants** (:func:`quartet_rows`). The paper's layout (``v1``, ``v1.1``): *sufficient*: the
+   support paragraph. *noisy*: the support and two paragraphs of other articles drawn with a
+   per-question seed, each holding no gold alias (ranges split, number words read). *insufficient*:
+   the same two paragraphs and the related passage. *conflicting*: the support and the conflict
+   passage. The balanced layout (``xl``) shows three documents, two of the question's article, in
+   every row but *sufficient*, so that neither the number of documents nor of same-article ones
+   tells the variants apart (:mod:`eviscope.suites.eviscope.shortcuts`).
 
 Documents get ``doc-<first 8 hex of sha256(text)>`` ids, so the same text has the same id wherever
 it appears and an id says nothing of a document's role; each row's documents are shuffled with a
@@ -102,9 +108,11 @@ class Candidate:
     support_span: tuple[int, int]
     related: int
     """Paragraph index of the related (insufficient) passage."""
-    second: int | None
-    """Paragraph index of the next related same-article passage that passes the leak check, shown in
-    ``noisy`` and ``insufficient`` rows of a balanced config (``None``: there is none)."""
+    balanced_related: tuple[int, int] | None
+    """The two same-article passages of a balanced config: of the :data:`RELATED_POOL` best related
+    ones, the two whose lengths are nearest the support's (as the conflict passage's is), the better
+    ranked shown in ``insufficient`` rows, the other in ``noisy`` and ``insufficient`` rows (``None``:
+    the article has fewer than two)."""
     conflict_text: str
     conflict_answer: str
     drops_cue_sentences: bool
@@ -695,11 +703,25 @@ def _make_candidate(
         item.type,
         item.support_span,
         related[0],
-        related[1] if len(related) > 1 else None,
+        _nearest_in_length(squad, related, len(paragraph.context)),
         made[0],
         made[1],
         base != paragraph.context,
     )
+
+
+RELATED_POOL = 8
+"""How many related same-article passages (BM25's best that pass the leak check) a balanced config
+chooses its two same-article passages from."""
+
+
+def _nearest_in_length(squad: Squad, pool: list[int], length: int) -> tuple[int, int] | None:
+    """The two passages of ``pool`` whose lengths are nearest ``length``, in ``pool`` order."""
+    if len(pool) < 2:
+        return None
+    near = sorted(pool, key=lambda i: (abs(len(squad.paragraphs[i].context) - length), pool.index(i)))[:2]
+    first, second = sorted(near, key=pool.index)
+    return first, second
 
 
 class _RelatedPassages:
@@ -718,8 +740,8 @@ class _RelatedPassages:
             self.by_article.setdefault(paragraph.title, []).append(index)
 
     def related(self, squad: Squad, question: Question, aliases: tuple[str, ...]) -> list[int]:
-        """The two highest-ranked other paragraphs of the question's article that hold no gold alias
-        and pass the leak check (fewer where the article has fewer)."""
+        """The :data:`RELATED_POOL` highest-ranked other paragraphs of the question's article that hold
+        no gold alias and pass the leak check, best first (fewer where the article has fewer)."""
         query = bm25s.tokenize(question.question, stopwords="en", return_ids=False, show_progress=False)
         scores = self.retriever.get_scores(query[0])
         title = squad.paragraphs[question.paragraph].title
@@ -734,7 +756,7 @@ class _RelatedPassages:
                 self.rejected[why] += 1
                 continue
             found.append(index)
-            if len(found) == 2:
+            if len(found) == RELATED_POOL:
                 break
         return found
 
@@ -784,8 +806,8 @@ def select(
     if params.first_release:
         candidates = [c for c in candidates if not c.drops_cue_sentences and c.type != "date"]
     if params.balanced:
-        skipped["no_second_same_article_passage"] += sum(c.second is None for c in candidates)
-        candidates = [c for c in candidates if c.second is not None]
+        skipped["no_second_same_article_passage"] += sum(c.balanced_related is None for c in candidates)
+        candidates = [c for c in candidates if c.balanced_related is not None]
 
     def rank(index: int) -> str:
         return hashlib.sha256(f"{seed}:{candidates[index].question.id}".encode()).hexdigest()
@@ -882,8 +904,9 @@ def quartet_rows(
 
     The paper's layout: *sufficient* the support; *noisy* the support and two other-article passages;
     *insufficient* the same two and the related passage; *conflicting* the support and the conflict
-    passage. ``balanced`` (``eviscope-xl``): *noisy* the support, the second same-article passage and
-    the first other-article passage; *insufficient* the related passage and the same two;
+    passage. ``balanced`` (``eviscope-xl``): *noisy* the support, a second same-article passage and
+    the first other-article passage; *insufficient* a related passage and the same two (both chosen
+    near the support's length: :attr:`Candidate.balanced_related`);
     *conflicting* the support, the conflict passage and the same other-article passage. Every row but
     *sufficient* then shows three documents, two of them of the question's article.
     """
@@ -902,9 +925,10 @@ def quartet_rows(
     noise_docs = [document(p.title, p.context) for p in noise]
     related_doc = document(related.title, related.context)
     if balanced:
-        if candidate.second is None:
-            raise ValueError(f"{quartet.quartet_id}: a balanced config needs a second same-article passage")
-        second = squad.paragraphs[candidate.second]
+        if candidate.balanced_related is None:
+            raise ValueError(f"{quartet.quartet_id}: a balanced config needs two same-article passages")
+        related, second = (squad.paragraphs[i] for i in candidate.balanced_related)
+        related_doc = document(related.title, related.context)
         second_doc, other_doc = document(second.title, second.context), noise_docs[0]
         documents = {
             "sufficient": [support_doc],
