@@ -50,9 +50,15 @@ _PERCENT = re.compile(r"\s*%|\s*\bper\s?cent\b", re.IGNORECASE)
 _DIGITS_OF_WORD = {word: str(value) for value, word in enumerate(NUMBER_WORDS, 2)}
 
 
+_ANY_SPLIT = re.compile(r"[–—‐%]|(?<=\d)\s*[/-]|\bper\s?cent\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=16384)
 def _split(text: str) -> str:
     """``text`` with ranges split ("1973–74" → "1973 1974", "1754–1763" → "1754 1763"), dashes spaced
     and % written as " percent"."""
+    if not _ANY_SPLIT.search(text):
+        return text
     text = _SHORT_RANGE.sub(lambda m: f"{m[1]}{m[2]} {m[1]}{m[3]}", text)
     return _PERCENT.sub(" percent", _DASH.sub(" ", _DIGIT_DASH.sub(" ", text)))
 
@@ -67,10 +73,15 @@ def leak_tokens(text: str) -> tuple[str, ...]:
     return tuple(_DIGITS_OF_WORD.get(token, token) for token in tokens(_split(text)))
 
 
+@lru_cache(maxsize=16384)
+def _padded(text: str) -> str:
+    return " " + " ".join(leak_tokens(text)) + " "
+
+
 def holds_alias(text: str, aliases: Sequence[str]) -> bool:
     """Some alias's :func:`leak_tokens` are a contiguous run of the text's."""
-    hay = " " + " ".join(leak_tokens(text)) + " "
-    return any((needle := " ".join(leak_tokens(alias))) and f" {needle} " in hay for alias in aliases)
+    hay = _padded(text)
+    return any(len(needle := _padded(alias)) > 2 and needle in hay for alias in aliases)
 
 
 _YEAR = r"\b(?:1\d{3}|20\d{2})(?:s|’s|'s)?\b"
@@ -89,7 +100,8 @@ _VALUES = {
 """A value of each gold type, as it stands in a sentence."""
 
 
-def _gold_type(aliases: Sequence[str]) -> str:
+@lru_cache(maxsize=4096)
+def _gold_type(aliases: tuple[str, ...]) -> str:
     """``year``, ``date``, ``percent``, ``number`` or ``name``: the form of the shortest alias."""
     core = min(aliases, key=len)
     form = answer_form(core)
@@ -102,25 +114,41 @@ NOT_CONTENT = QUESTION_WORDS | {"year", "years", "date", "first", "name", "numbe
 """Words that say what kind of answer a question asks for, not what it is about."""
 
 
-def _shares(content: set[str], sentence: str) -> bool:
-    """The sentence holds at least three quarters of the question's ``content`` words (by their first
-    five letters: "launched" for "launch", "agricultural" for "agriculture")."""
-    words = set(leak_tokens(sentence))
-    shared = sum(any(w.startswith(c[:5]) for w in words) for c in content)
+@lru_cache(maxsize=4096)
+def _asked(question: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The question's content words (:data:`NOT_CONTENT` dropped) and all its words."""
+    return frozenset(leak_tokens(question)) - NOT_CONTENT, frozenset(tokens(question))
+
+
+@lru_cache(maxsize=4096)
+def _sentences(text: str) -> tuple[tuple[str, frozenset[str], str], ...]:
+    """Each sentence of ``text``, the first one to five letters of each of its :func:`leak_tokens`,
+    and its :func:`_split` form."""
+    out = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        prefixes = frozenset(w[:n] for w in leak_tokens(sentence) for n in range(1, 6))
+        out.append((sentence, prefixes, _split(sentence)))
+    return tuple(out)
+
+
+def _shares(content: frozenset[str], prefixes: frozenset[str]) -> bool:
+    """The sentence (its words' first one to five letters, ``prefixes``) holds at least three
+    quarters of the question's ``content`` words, by their first five letters ("launched" for
+    "launch", "agricultural" for "agriculture")."""
+    shared = sum(c[:5] in prefixes for c in content)
     return bool(content) and 4 * shared >= 3 * len(content)
 
 
 def answer_type_sentence(question: str, aliases: Sequence[str], text: str) -> str | None:
     """The first sentence of ``text`` that shares the question's content words and holds a value of
     the gold's type (:data:`LEAK_REASONS` ``answer_type_value``), or ``None``."""
-    content = set(leak_tokens(question)) - NOT_CONTENT
-    kind = _gold_type(aliases)
-    asked = set(tokens(question))
-    for start, end in sentence_spans(text):
-        sentence = text[start:end]
-        if not _shares(content, sentence):
+    content, asked = _asked(question)
+    kind = _gold_type(tuple(aliases))
+    for sentence, prefixes, split in _sentences(text):
+        if not _shares(content, prefixes):
             continue
-        for match in _VALUES[kind].finditer(_split(sentence)):
+        for match in _VALUES[kind].finditer(split):
             value = match.group()
             if kind == "number" and re.fullmatch(r"1\d{3}|20\d{2}", value):
                 continue  # a year is no count
