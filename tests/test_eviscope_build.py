@@ -21,11 +21,11 @@ from eviscope.builders.eviscope.conflict_lints import (
     substituted_phrase,
     without_cue_sentences,
 )
-from eviscope.builders.eviscope.leaks import holds_alias, leak
 from eviscope.builders.eviscope.quartets import question_key
 from eviscope.cli import main
 from eviscope.core.normalize import contains, norm
 from eviscope.core.sources import resolve
+from eviscope.suites.eviscope.leaks import holds_alias, leak
 from eviscope.suites.eviscope.rows import EVISCOPE_FEATURES, EXPECTED_ACTION, VARIANTS
 from eviscope.suites.eviscope.squad_source import Squad, load_squad
 

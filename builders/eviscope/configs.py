@@ -36,8 +36,8 @@ from eviscope.builders.eviscope.answer_types import (
     typer_accuracy,
 )
 from eviscope.builders.eviscope.conflict_lints import LINTS
-from eviscope.builders.eviscope.leaks import LEAK_REASONS
 from eviscope.builders.parquet_split import write_split
+from eviscope.suites.eviscope.leaks import LEAK_REASONS
 from eviscope.suites.eviscope.row_context import contextualize_rows, squad_articles
 from eviscope.suites.eviscope.rows import EVISCOPE_FEATURES, VARIANTS
 from eviscope.suites.eviscope.shortcuts import audit

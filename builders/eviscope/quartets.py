@@ -13,7 +13,7 @@ them with the same seed:
    sentences that hold one (:func:`_cue_problem`); a believable same-type alternative exists
    (:func:`_alternatives`) and the repaired conflict passage passes all six lints; and a *related*
    passage exists: the paragraph of the same article that BM25 ranks highest for the question among
-   those that hold no gold alias and pass the leak check (:mod:`~eviscope.builders.eviscope.leaks`).
+   those that hold no gold alias and pass the leak check (:mod:`~eviscope.suites.eviscope.leaks`).
 2. **Selected.** The eligible questions are ordered by ``sha256(f"{seed}:{question id}")`` and taken
    in that order while their article has fewer than ``per_article_cap`` quartets, until ``n_quartets``
    (with ``first_release``, as in ``v1`` and ``v1.1``, only what the first release's construction
@@ -73,10 +73,10 @@ from eviscope.builders.eviscope.conflict_lints import (
     without_cue_sentences,
 )
 from eviscope.builders.eviscope.date_forms import HOLIDAYS, date_alternatives, date_problem, parse_date
-from eviscope.builders.eviscope.leaks import NOT_CONTENT, holds_alias, leak
 from eviscope.builders.eviscope.surface_types import TITLES, same_type
 from eviscope.core.normalize import STOPWORDS, contains, norm, tokens
 from eviscope.core.sentences import sentence_at, sentence_spans
+from eviscope.suites.eviscope.leaks import NOT_CONTENT, holds_alias, leak
 from eviscope.suites.eviscope.rows import EXPECTED_ACTION, VARIANTS, row_id
 from eviscope.suites.eviscope.squad_source import Question, Squad
 
@@ -727,7 +727,7 @@ def _nearest_in_length(squad: Squad, pool: list[int], length: int) -> tuple[int,
 class _RelatedPassages:
     """BM25 (bm25s) over every paragraph, to find a question's most related same-article passages.
 
-    ``rejected`` counts the same-article passages the leak check (:func:`~eviscope.builders.eviscope.leaks.leak`)
+    ``rejected`` counts the same-article passages the leak check (:func:`~eviscope.suites.eviscope.leaks.leak`)
     passed over, by reason id."""
 
     def __init__(self, squad: Squad) -> None:
@@ -778,7 +778,7 @@ SKIPPED: dict[str, str] = {
 
 
 def question_key(question: str) -> frozenset[str]:
-    """What a question asks about: its content words (:data:`~eviscope.builders.eviscope.leaks.NOT_CONTENT` dropped).
+    """What a question asks about: its content words (:data:`~eviscope.suites.eviscope.leaks.NOT_CONTENT` dropped).
 
     >>> question_key("In what year did Tesla die?") == question_key("What year did Tesla die?")
     True
@@ -865,7 +865,7 @@ def make_quartets(
 
 def _distractors(squad: Squad, candidate: Candidate, seed: int, rejected: Counter[str]) -> tuple[int, int]:
     """Two paragraphs of other articles, drawn with a per-question seed, that hold no gold alias, not
-    even once ranges are split and number words read (:func:`~eviscope.builders.eviscope.leaks.holds_alias`)."""
+    even once ranges are split and number words read (:func:`~eviscope.suites.eviscope.leaks.holds_alias`)."""
     rng = random.Random(f"{seed}:{candidate.question.id}:distractors")
     picked: list[int] = []
     while len(picked) < 2:
