@@ -68,7 +68,7 @@ def _same_lengths_other_words(rows: list[dict]) -> list[dict]:
     ]
 
 
-@pytest.mark.parametrize("system", ["doc-count", "title-count", "layout"])
+@pytest.mark.parametrize("system", ["doc-count", "title-count", "length-gaps", "layout"])
 def test_evidence_blind_systems_choose_their_action_without_reading_a_passage(system):
     rows = hand_rows()
     layout = cross_fit_actions(rows, system)

@@ -93,7 +93,7 @@ class QuartetParams:
     balanced: bool = False
     """Show every variant but ``sufficient`` as three documents, two of the question's article and one
     of another (:func:`quartet_rows`), so that no count tells the variants apart; each quartet also
-    needs a second same-article passage that passes the leak check."""
+    needs two same-article passages that pass the leak check."""
 
 
 @dataclass(frozen=True)
@@ -695,7 +695,7 @@ def _make_candidate(
         return "no alternative passes the six lints"
     related = retriever.related(squad, item.question, item.aliases)
     if not related:
-        return "no same-article passage without a gold alias"
+        return "no same-article passage without a gold alias that passes the leak check"
     return Candidate(
         item.question,
         paragraph.title,

@@ -11,9 +11,10 @@
   when, what year or how many, and a capitalized run for who / where questions). No supporting document: abstain. Two
   supporting documents with different candidates (neither contains the other): flag a conflict.
   Else answer with the best document's candidate, citing and quoting it.
-- ``doc-count``, ``title-count``, ``layout``: evidence-blind systems. Each chooses the action that
-  the row's layout predicts (:mod:`eviscope.suites.eviscope.shortcuts`: the number of documents; the
-  number carrying the question's article title; every layout feature together), from a decision tree
+- ``doc-count``, ``title-count``, ``length-gaps``, ``layout``: evidence-blind systems. Each chooses
+  the action that the row's layout predicts (:mod:`eviscope.suites.eviscope.shortcuts`: the number of
+  documents; the number carrying the question's article title; the smallest length differences
+  between documents; every layout feature together), from a decision tree
   fitted on the other half of the quartets' gold actions, and copies the ``lexical`` prediction where
   that action is ``answer``. A score above ``lexical`` is what a config's layout gives away to a
   system that never reads a passage for its action.
@@ -187,6 +188,7 @@ SYSTEMS: dict[str, Callable[[Sequence[Row]], list[dict[str, Any]]]] = {
     "always-answer": always_answer,
     "doc-count": evidence_blind("doc-count"),
     "title-count": evidence_blind("title-count"),
+    "length-gaps": evidence_blind("length-gaps"),
     "layout": evidence_blind("layout"),
 }
 

@@ -5,7 +5,7 @@ many carry the question's article title, and each document's position and length
 predicts the expected action, a system can pass the benchmark by counting. The build audits every
 config with :func:`audit` (``build_report.json``, the build table, the card) and the evidence-blind
 reference systems (:mod:`eviscope.suites.eviscope.reference_systems`: ``doc-count``,
-``title-count``, ``layout``) act on the same :data:`FEATURE_SETS`, fitted the same way.
+``title-count``, ``length-gaps``, ``layout``) act on the same :data:`FEATURE_SETS`, fitted the same way.
 
 Each feature set is fitted with a depth-limited scikit-learn decision tree on one half of the
 quartets (:func:`split`: by quartet, seeded) and scored on the other half, against the *majority
