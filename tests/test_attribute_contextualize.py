@@ -13,6 +13,7 @@ from runner_fixtures import chat_server
 from eviscope.cli import main
 from eviscope.core.normalize import contains
 from eviscope.suites.eviscope.dataset import load_rows
+from eviscope.suites.eviscope.leaks import leak
 from eviscope.suites.eviscope.row_context import TRANSFORM, contextualize_from_squad
 
 
@@ -60,6 +61,8 @@ def test_no_neighbour_shown_with_a_row_holds_its_gold_answer(rows_and_context) -
             lines = _context_lines(doc["text"])
             for near in (lines.get("Before", ""), lines.get("After", "")):
                 assert not any(contains(near, alias) for alias in row["answers"]), (row["id"], doc["doc_id"])
+                same_article = doc["title"] == row["title"]
+                assert not (near and leak(row["question"], row["answers"], near, same_article)), row["id"]
             if doc["doc_id"] in guarded:
                 assert lines.keys() == {"Title"}
     insufficient = [row for row in contextualized if row["variant"] == "insufficient"]

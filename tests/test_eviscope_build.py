@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import Counter, defaultdict
@@ -22,9 +23,13 @@ from eviscope.builders.eviscope.conflict_lints import (
     substituted_phrase,
     without_cue_sentences,
 )
+from eviscope.builders.eviscope.quartets import question_key
 from eviscope.cli import main
-from eviscope.core.normalize import contains
+from eviscope.core.normalize import contains, norm
+from eviscope.core.sources import resolve
+from eviscope.suites.eviscope.leaks import holds_alias, leak
 from eviscope.suites.eviscope.rows import EVISCOPE_FEATURES, EXPECTED_ACTION, VARIANTS
+from eviscope.suites.eviscope.squad_source import Squad, load_squad
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -54,8 +59,8 @@ def test_v11_loads_offline_with_160_rows_and_the_spec_features(configs: dict[str
 
 def test_sizes_of_every_config(configs: dict[str, Dataset]) -> None:
     assert configs["eviscope-v1"].num_rows == 160
-    assert configs["eviscope-xl"].num_rows == 4 * 440
-    assert len(set(configs["eviscope-xl"]["quartet_id"])) == 440
+    assert configs["eviscope-xl"].num_rows == 4 * 430
+    assert len(set(configs["eviscope-xl"]["quartet_id"])) == 430
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -85,6 +90,8 @@ def test_documents_and_gold_ids(configs: dict[str, Dataset], config: str) -> Non
     for row in configs[config]:
         ids = [d["doc_id"] for d in row["documents"]]
         count = {"sufficient": 1, "noisy": 3, "insufficient": 3, "conflicting": 2}[row["variant"]]
+        if config == "eviscope-xl" and row["variant"] == "conflicting":
+            count = 3  # the balanced layout: the support, the conflict passage and an other-article one
         assert len(ids) == len(set(ids)) == count
         assert set(row["supporting_doc_ids"]) | set(row["conflicting_doc_ids"]) <= set(ids)
         assert (row["variant"] == "insufficient") == (not row["supporting_doc_ids"])
@@ -421,3 +428,130 @@ def test_the_report_counts_each_rule_of_believability(report: dict) -> None:
         drawn = report["configs"][config]["believability"]
         assert drawn["kept"] + drawn["redrawn"] == report["configs"][config]["quartets"]
         assert drawn["redrawn"] == sum(c["removed"] for c in drawn["rules"].values())
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_no_document_but_the_support_answers_by_the_leak_check(
+    configs: dict[str, Dataset], config: str
+) -> None:
+    # Contract §2: apart from the support, no document of a noisy, insufficient or conflicting row
+    # holds a gold alias (ranges split, number words and percentages read), and no same-article
+    # passage states a value of the gold's type in a sentence about the question.
+    leaks = []
+    for row in configs[config]:
+        for document in row["documents"]:
+            if document["doc_id"] in row["supporting_doc_ids"] + row["conflicting_doc_ids"]:
+                continue
+            why = leak(row["question"], row["answers"], document["text"], document["title"] == row["title"])
+            if why:
+                leaks.append((row["id"], why))
+    assert leaks == []
+
+
+@functools.cache
+def _squad(path: Path) -> Squad:
+    return load_squad(resolve("squad", str(path)))
+
+
+LEAKED = [
+    # (question, a phrase of the passage that answered it in the old insufficient row), from the strict read
+    ("When did the North American French and Indian War end?", "The French and Indian War (1754–1763)"),
+    ("When was the Skylab launched?", "three manned missions in 1973–74"),
+    ("When was King George's war?", "formally ended in 1748"),
+    ("How much does the services sector contribute to GDP?", "contributes 62% of GDP"),
+    ("When was BSkyB's digital service launched?", "When Sky Digital was launched in 1998"),
+    ("How many museums comprise Harvard Art Museums?", "comprising 79 individual libraries"),
+]
+
+
+@pytest.mark.parametrize(("question", "phrase"), LEAKED)
+def test_the_passages_a_strict_reader_found_answering_are_no_longer_shown(
+    configs: dict[str, Dataset], squad_path: Path, question: str, phrase: str
+) -> None:
+    squad = _squad(squad_path)
+    asked = next(q for q in squad.questions if q.question == question)
+    aliases = list(dict.fromkeys(text.strip() for text, _ in asked.answers))
+    title = squad.paragraphs[asked.paragraph].title
+    leaked = [p for p in squad.paragraphs if phrase in p.context]
+    assert leaked and all(leak(question, aliases, p.context, p.title == title) for p in leaked)
+    for config in CONFIGS:
+        for row in configs[config]:
+            if row["question"] == question and row["variant"] != "sufficient":
+                shown = [d["text"] for d in row["documents"] if d["doc_id"] not in row["supporting_doc_ids"]]
+                assert not any(phrase in text for text in shown), (config, row["id"])
+
+
+def test_the_leak_check_sees_ranges_number_words_and_percentages() -> None:
+    assert not contains("The French and Indian War (1754–1763)", "1763")  # the §1 normalization glues them
+    assert holds_alias("The French and Indian War (1754–1763)", ["1763"])
+    assert holds_alias("three manned missions in 1973–74", ["1974"])
+    assert holds_alias("three manned missions", ["3 manned missions"])
+    assert holds_alias("it contributes 62 per cent of GDP", ["62%"])
+    assert not holds_alias("it contributes 62% of GDP", ["61%"])
+
+
+def test_xl_draws_no_quartet_twice(configs: dict[str, Dataset]) -> None:
+    # At most one quartet per (support paragraph, gold answer) and per question (content words).
+    sufficient = [row for row in configs["eviscope-xl"] if row["variant"] == "sufficient"]
+    answers = Counter(
+        (row["documents"][0]["doc_id"], norm(min(row["answers"], key=lambda a: (len(a.split()), len(a)))))
+        for row in sufficient
+    )
+    questions = Counter(question_key(row["question"]) for row in sufficient)
+    assert max(answers.values()) == 1
+    assert max(questions.values()) == 1
+    tesla = [row["question"] for row in sufficient if "Tesla die" in row["question"]]
+    assert len(tesla) <= 1, tesla
+
+
+def test_xl_shows_every_variant_but_sufficient_as_three_documents_two_of_the_article(
+    configs: dict[str, Dataset],
+) -> None:
+    layouts = Counter()
+    for row in configs["eviscope-xl"]:
+        same = sum(d["title"] == row["title"] for d in row["documents"])
+        layouts[(row["variant"] == "sufficient", len(row["documents"]), same)] += 1
+    assert set(layouts) == {(True, 1, 1), (False, 3, 2)}
+
+
+def test_the_shortcut_audit_is_reported_for_every_config(report: dict) -> None:
+    for config in CONFIGS:
+        audit = report["configs"][config]["shortcut_audit"]
+        assert audit["majority"]["all_rows"] == 0.5
+        assert abs(audit["majority"]["multi_document_rows"] - 1 / 3) < 0.01
+        assert {"doc-count", "title-count", "title-positions", "lengths", "layout"} <= set(audit["features"])
+    # The paper's layout (v1, v1.1) gives conflicts away by counting; xl's does not.
+    for config in ("eviscope-v1", "eviscope-v1.1"):
+        assert (
+            report["configs"][config]["shortcut_audit"]["features"]["doc-count"]["multi_document_rows"] > 0.6
+        )
+    xl = report["configs"]["eviscope-xl"]["shortcut_audit"]
+    for feature in ("doc-count", "title-count", "title-positions"):
+        assert xl["features"][feature]["multi_document_rows"] - xl["majority"]["multi_document_rows"] <= 0.05
+
+
+def test_counting_documents_finds_every_conflict_in_v11_and_nothing_in_xl(built_dataset: Path) -> None:
+    from eviscope.suites.eviscope.dataset import load_rows
+    from eviscope.suites.eviscope.reference_systems import lexical, predict
+    from eviscope.suites.eviscope.scoring import score
+
+    v11 = load_rows("eviscope-v1.1", built_dataset)
+    assert score(v11, predict("doc-count", v11)).overall["conflict_accuracy"] == 1.0
+    xl = load_rows("eviscope-xl", built_dataset)
+    for system in ("doc-count", "title-count"):
+        assert predict(system, xl) == lexical(xl)
+
+
+def test_card_states_the_shortcut_audit_of_the_build(report: dict) -> None:
+    body = (REPO / "dataset" / "README.md").read_text()
+
+    def cells(key: str) -> str:
+        def cell(config: str) -> str:
+            audit = report["configs"][config]["shortcut_audit"]
+            measured = audit["majority"] if key == "majority action" else audit["features"][key]
+            return f"{measured['multi_document_rows']:.1%} / {measured['all_rows']:.1%}"
+
+        return f"| {key} | " + " | ".join(cell(c) for c in CONFIGS) + " |"
+
+    for key in ["majority action", *report["configs"]["eviscope-xl"]["shortcut_audit"]["features"]]:
+        assert cells(key) in body

@@ -7,6 +7,7 @@ from eviscope_fixtures import hand_rows
 
 from eviscope.suites.eviscope.reference_systems import SYSTEMS, lexical, predict
 from eviscope.suites.eviscope.scoring import QUARTET_METRICS, score
+from eviscope.suites.eviscope.shortcuts import cross_fit_actions
 
 SUCCESS_METRICS = ("answer_accuracy", "source_accuracy", "span_f1", "abstention_f1", "conflict_accuracy",
                    "joint_success", *QUARTET_METRICS)  # fmt: skip
@@ -58,3 +59,40 @@ def test_lexical_threshold_decides_abstention():
 def test_every_system_gives_one_valid_prediction_per_row(system):
     rows = hand_rows()
     assert score(rows, predict(system, rows)).rows.ids == [row["id"] for row in rows]
+
+
+def _same_lengths_other_words(rows: list[dict]) -> list[dict]:
+    """``rows`` with every document's text replaced by as many ``x`` as it has characters."""
+    return [
+        {**row, "documents": [{**d, "text": "x" * len(d["text"])} for d in row["documents"]]} for row in rows
+    ]
+
+
+@pytest.mark.parametrize("system", ["doc-count", "title-count", "length-gaps", "layout"])
+def test_evidence_blind_systems_choose_their_action_without_reading_a_passage(system):
+    rows = hand_rows()
+    layout = cross_fit_actions(rows, system)
+    assert layout == cross_fit_actions(_same_lengths_other_words(rows), system)
+    for pred, action, lex in zip(predict(system, rows), layout, lexical(rows), strict=True):
+        assert pred == (lex if action == "answer" else {"id": pred["id"], "action": action})
+
+
+def test_doc_count_flags_every_two_document_row_and_copies_lexical_elsewhere():
+    # The paper's layout: two documents only in conflicting rows, so counting finds every conflict.
+    rows = hand_rows()
+    preds, wrapped = predict("doc-count", rows), lexical(rows)
+    for row, pred, lex in zip(rows, preds, wrapped, strict=True):
+        if len(row["documents"]) == 2:
+            assert pred == {"id": row["id"], "action": "flag_conflict"}
+        else:
+            assert pred == lex
+    assert score(rows, preds).overall["conflict_accuracy"] == 1.0
+
+
+def test_doc_count_is_the_lexical_system_where_every_variant_shows_as_many_documents():
+    rows = hand_rows()
+    for row in rows:
+        if row["variant"] == "conflicting":
+            row["documents"] = [*row["documents"], {"doc_id": "n1a", "title": "Other A", "text": "Rivers."}]
+    multi = [row for row in rows if row["variant"] != "sufficient"]
+    assert predict("doc-count", multi) == lexical(multi)

@@ -18,6 +18,7 @@ import random
 import re
 
 from eviscope.builders.eviscope.date_forms import parse_date
+from eviscope.suites.eviscope.leaks import NUMBER_WORDS
 
 FORMS = ("year", "number", "date", "name")
 """The answer forms a conflict edit can substitute; any other answer is of form ``other``."""
@@ -41,28 +42,6 @@ NAME_CONNECTORS = frozenset({"of", "de", "da", "del", "der", "van", "von", "la",
 """Lower-case words allowed inside a name (``House of Commons``, ``Ludwig van Beethoven``)."""
 
 
-NUMBER_WORDS = [
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-]
-"""Numbers written as words that a conflict edit may change ("one" is left alone: it is also a pronoun)."""
 _WORD_NUMBER = re.compile(
     r"(?P<word>(?i:"
     + "|".join(NUMBER_WORDS)

@@ -1,22 +1,28 @@
 """The three EviScope configs, their parameters, and the build that writes them with its report.
 
-| config | quartets | per-article cap | conflict passage |
-| --- | --- | --- | --- |
-| ``eviscope-v1`` | 40 | 3 | legacy (unrepaired) |
-| ``eviscope-v1.1`` | 40 | 3 | repaired: passes all six lints |
-| ``eviscope-xl`` | 440 | 30 | repaired: passes all six lints and the rules of believability |
+| config | quartets | per-article cap | conflict passage | layout |
+| --- | --- | --- | --- | --- |
+| ``eviscope-v1`` | 40 | 3 | legacy (unrepaired) | the paper's |
+| ``eviscope-v1.1`` | 40 | 3 | repaired: passes all six lints and the rules of believability | the paper's |
+| ``eviscope-xl`` | 430 | 30 | repaired: passes all six lints and the rules of believability | balanced |
 
 ``v1`` and ``v1.1`` draw with the same seed and ``first_release``: no date answers and no conflict
 passage that drops the support's cue sentences. ``v1`` is the legacy construction: it draws from
 every question whose first alternative passes the six lints, as its first release did, so its 40
-quartets stay byte-identical. ``v1.1`` draws only questions whose alternative is also believable
-against the whole article (:mod:`eviscope.builders.eviscope.believability`), so it keeps the quartets
-of ``v1`` that have one and redraws the others (the report's ``believability`` counts both).
-``eviscope-xl`` draws 440 quartets from the whole dev set under all of the builder's rules, with the
-cap raised to 30 per article (the dev set has 48 articles), so that paired tests have power where 40
-quartets have none. 440 is about what the eligible questions allow under that cap (449 can be
-drawn), since a base question needs a same-type alternative that a reader of the article believes;
-it was 1,000 when any name of the same string form passed, 580 before the rules of believability.
+quartets stay as they were (but for a leaked related passage, which the leak check replaces).
+``v1.1`` draws only questions whose alternative is also believable against the whole article
+(:mod:`eviscope.builders.eviscope.believability`), so it keeps the quartets of ``v1`` that have one
+and redraws the others (the report's ``believability`` counts both). ``eviscope-xl`` draws
+430 quartets from the whole dev set under all of the builder's rules, with the cap raised to
+30 per article (the dev set has 48 articles), so that paired tests have power where 40 quartets have
+none. 430 is about what the eligible questions allow under that cap (435 can be drawn), once no paragraph and
+gold answer, and no question, is drawn twice and every quartet has a second same-article passage,
+since a base question needs a same-type alternative that a reader of the article believes; it was
+1,000 when any name of the same string form passed, 580 before the rules of believability.
+``eviscope-xl`` shows its rows in the balanced layout
+(:func:`~eviscope.builders.eviscope.quartets.quartet_rows`), so that no count tells its variants
+apart; ``v1`` and ``v1.1`` keep the paper's. Every build audits each config for evidence-blind
+shortcuts (:func:`eviscope.suites.eviscope.shortcuts.audit`) and reports it beside the lints.
 """
 
 from __future__ import annotations
@@ -37,8 +43,10 @@ from eviscope.builders.eviscope.answer_types import (
 from eviscope.builders.eviscope.believability import RULES, Believability
 from eviscope.builders.eviscope.conflict_lints import LINTS
 from eviscope.builders.parquet_split import write_split
+from eviscope.suites.eviscope.leaks import LEAK_REASONS
 from eviscope.suites.eviscope.row_context import contextualize_rows, squad_articles
 from eviscope.suites.eviscope.rows import EVISCOPE_FEATURES, VARIANTS
+from eviscope.suites.eviscope.shortcuts import audit
 from eviscope.suites.eviscope.squad_source import Squad
 
 DEFAULT_SEED = 13
@@ -64,7 +72,9 @@ EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
             q.QuartetParams(n_quartets=40, per_article_cap=3, first_release=True),
             False,
         ),
-        EviScopeConfig("eviscope-xl", q.QuartetParams(n_quartets=440, per_article_cap=30), False),
+        EviScopeConfig(
+            "eviscope-xl", q.QuartetParams(n_quartets=430, per_article_cap=30, balanced=True), False
+        ),
     )
 }
 
@@ -84,7 +94,7 @@ def build_eviscope(
     paragraphs (:mod:`eviscope.suites.eviscope.row_context`, with its answer-leak guard); ids, gold and
     schema are unchanged, and the report says which documents the guard left without neighbours.
     """
-    candidates, rejected, entities = q.find_candidates(squad, seed, progress)
+    candidates, rejected, entities, leaked = q.find_candidates(squad, seed, progress)
     believable = [c for c in candidates if c.believable]
     checker = Believability(squad, entities)
     report: dict = {
@@ -95,6 +105,10 @@ def build_eviscope(
         "eligible_questions_legacy": len(candidates),
         "rejected": dict(sorted(rejected.items())),
         "believability": believability_counts(candidates),
+        "leak_check": {
+            "reasons": LEAK_REASONS,
+            "same_article_passages_rejected": {reason: leaked[reason] for reason in LEAK_REASONS},
+        },
         "answer_typer": {
             "model": f"spaCy {ENTITY_MODEL} {model_version()}",
             "licence": ENTITY_MODEL_LICENSE,
@@ -102,7 +116,7 @@ def build_eviscope(
         },
         "configs": {},
     }
-    drawn: dict[tuple[q.QuartetParams, bool], list[q.Quartet]] = {}
+    drawn: dict[tuple[q.QuartetParams, bool], tuple[list[q.Quartet], Counter[str], Counter[str]]] = {}
     articles = squad_articles(squad) if contextualize else {}
     for name in names:
         config = EVISCOPE_CONFIGS[name]
@@ -110,12 +124,16 @@ def build_eviscope(
         if key not in drawn:
             # The legacy construction (v1) draws as before the rules of believability existed.
             pool = candidates if config.legacy_conflicts else believable
-            drawn[key] = q.make_quartets(squad, q.select(pool, config.params, seed), seed)
-        quartets = drawn[key]
+            skipped: Counter[str] = Counter()
+            distractors_rejected: Counter[str] = Counter()
+            chosen = q.select(pool, config.params, seed, skipped)
+            quartets = q.make_quartets(squad, chosen, seed, distractors_rejected)
+            drawn[key] = quartets, skipped, distractors_rejected
+        quartets, skipped, distractors_rejected = drawn[key]
         rows = [
             row
             for quartet in quartets
-            for row in q.quartet_rows(squad, quartet, config.legacy_conflicts, seed)
+            for row in q.quartet_rows(squad, quartet, config.legacy_conflicts, seed, config.params.balanced)
         ]
         context = None
         if contextualize:
@@ -136,6 +154,14 @@ def build_eviscope(
             "lint_pass": {lint: sum(r["lints"][lint]["ok"] for r in lints) for lint in LINTS},
             "same_type_pass": sum(r["same_type"]["ok"] for r in lints),
             "lint_rows": lints,
+            "layout": "balanced" if config.params.balanced else "paper",
+            "skipped": {
+                reason: {"reason": prose, "questions": skipped[reason]} for reason, prose in q.SKIPPED.items()
+            },
+            "other_article_passages_rejected": {
+                "alias_after_splitting": distractors_rejected["alias_after_splitting"]
+            },
+            "shortcut_audit": audit(rows),
         }
         if not config.legacy_conflicts:
             previous = q.select(candidates, config.params, seed)

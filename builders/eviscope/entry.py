@@ -54,7 +54,27 @@ class EviScopeBuilder:
             cells = [f"{c['lint_pass'][lint]}/{c['quartets']}" for c in configs.values()]
             table.add_row(f"{number}. {lint}", *cells)
         table.add_row(
-            "   2's same_type check", *(f"{c['same_type_pass']}/{c['quartets']}" for c in configs.values())
+            "   2's same_type check",
+            *(f"{c['same_type_pass']}/{c['quartets']}" for c in configs.values()),
+            end_section=True,
+        )
+        table.add_row("shortcut audit, >1 document", *("" for _ in configs))
+        table.add_row(
+            "   majority action",
+            *(f"{c['shortcut_audit']['majority']['multi_document_rows']:.1%}" for c in configs.values()),
+        )
+        first = next(iter(configs.values()), None)
+        for feature in first["shortcut_audit"]["features"] if first else ():
+            table.add_row(
+                f"   {feature}",
+                *(
+                    f"{c['shortcut_audit']['features'][feature]['multi_document_rows']:.1%}"
+                    for c in configs.values()
+                ),
+            )
+        table.add_row(
+            "   most above majority",
+            *(f"{c['shortcut_audit']['max_gain_multi_document']:+.1f} pt" for c in configs.values()),
         )
         lines = [
             table,

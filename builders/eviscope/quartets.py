@@ -13,17 +13,24 @@ them with the same seed:
    sentences that hold one (:func:`_cue_problem`); a believable same-type alternative exists
    (:func:`_alternatives`) and the repaired conflict passage passes all six lints; and a *related*
    passage exists: the paragraph of the same article that BM25 ranks highest for the question among
-   those that hold no gold alias. Its alternative must also be believable against the whole article
+   those that hold no gold alias and pass the leak check (:mod:`~eviscope.suites.eviscope.leaks`).
+   Its alternative must also be believable against the whole article
    (:mod:`~eviscope.builders.eviscope.believability`): where the first alternative that passes the
    lints is not, the next that passes both is taken, and a question with none is drawn only by the
    legacy construction (``v1``).
 2. **Selected.** The eligible questions are ordered by ``sha256(f"{seed}:{question id}")`` and taken
    in that order while their article has fewer than ``per_article_cap`` quartets, until ``n_quartets``
    (with ``first_release``, as in ``v1`` and ``v1.1``, only what the first release's construction
-   drew: no date answers and no conflict passage that drops cue sentences).
-3. **Variants.** *sufficient*: the support paragraph. *noisy*: the support and two paragraphs of
-   other articles drawn with a per-question seed, each holding no gold alias. *insufficient*: the
-   same two paragraphs and the related passage. *conflicting*: the support and the conflict passage.
+   drew: no date answers and no conflict passage that drops cue sentences), passing over a question
+   whose paragraph and gold answer, or whose question (:func:`question_key`), a drawn one already has
+   (:data:`SKIPPED`).
+3. **Variants** (:func:`quartet_rows`). The paper's layout (``v1``, ``v1.1``): *sufficient*: the
+   support paragraph. *noisy*: the support and two paragraphs of other articles drawn with a
+   per-question seed, each holding no gold alias (ranges split, number words read). *insufficient*:
+   the same two paragraphs and the related passage. *conflicting*: the support and the conflict
+   passage. The balanced layout (``xl``) shows three documents, two of the question's article, in
+   every row but *sufficient*, so that neither the number of documents nor of same-article ones
+   tells the variants apart (:mod:`eviscope.suites.eviscope.shortcuts`).
 
 Documents get ``doc-<first 8 hex of sha256(text)>`` ids, so the same text has the same id wherever
 it appears and an id says nothing of a document's role; each row's documents are shuffled with a
@@ -72,8 +79,9 @@ from eviscope.builders.eviscope.conflict_lints import (
 )
 from eviscope.builders.eviscope.date_forms import HOLIDAYS, date_alternatives, date_problem, parse_date
 from eviscope.builders.eviscope.surface_types import TITLES, same_type
-from eviscope.core.normalize import STOPWORDS, contains, tokens
+from eviscope.core.normalize import STOPWORDS, contains, norm, tokens
 from eviscope.core.sentences import sentence_at, sentence_spans
+from eviscope.suites.eviscope.leaks import NOT_CONTENT, holds_alias, leak
 from eviscope.suites.eviscope.rows import EXPECTED_ACTION, VARIANTS, row_id
 from eviscope.suites.eviscope.squad_source import Question, Squad
 
@@ -87,6 +95,10 @@ class QuartetParams:
     first_release: bool = False
     """Draw only what the first release's construction drew, so that ``v1`` and ``v1.1`` keep their 40
     quartets: no answer of type ``date`` and no conflict passage that drops cue sentences."""
+    balanced: bool = False
+    """Show every variant but ``sufficient`` as three documents, two of the question's article and one
+    of another (:func:`quartet_rows`), so that no count tells the variants apart; each quartet also
+    needs two same-article passages that pass the leak check."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +113,11 @@ class Candidate:
     support_span: tuple[int, int]
     related: int
     """Paragraph index of the related (insufficient) passage."""
+    balanced_related: tuple[int, int] | None
+    """The two same-article passages of a balanced config: of the :data:`RELATED_POOL` best related
+    ones, the two whose lengths are nearest the support's (as the conflict passage's is), the better
+    ranked shown in ``insufficient`` rows, the other in ``noisy`` and ``insufficient`` rows (``None``:
+    the article has fewer than two)."""
     conflict_text: str
     conflict_answer: str
     drops_cue_sentences: bool
@@ -441,9 +458,10 @@ def _answer_span(context: str, question: Question) -> tuple[int, int]:
 
 def find_candidates(
     squad: Squad, seed: int, progress: Callable[[Iterable], Iterable] = iter
-) -> tuple[list[Candidate], Counter[str], list[list[Entity]]]:
-    """Every eligible base question of ``squad``, in source order, why the others were not, and the
-    paragraphs' named entities."""
+) -> tuple[list[Candidate], Counter[str], list[list[Entity]], Counter[str]]:
+    """Every eligible base question of ``squad``, in source order, why the others were not, the
+    paragraphs' named entities, and how many same-article passages the leak check passed over (by
+    reason id)."""
     rejected: Counter[str] = Counter()
     eligible: list[_Eligible] = []
     entities = paragraph_entities(squad, progress)
@@ -470,7 +488,7 @@ def find_candidates(
             candidates.append(made)
             if not made.believable:
                 rejected[f"no alternative is believable against the article: {made.unbelievable}"] += 1
-    return candidates, rejected, entities
+    return candidates, rejected, entities, retriever.rejected
 
 
 class _NamePool:
@@ -697,8 +715,8 @@ def _make_candidate(
     if made is None:
         return "no alternative passes the six lints"
     related = retriever.related(squad, item.question, item.aliases)
-    if related is None:
-        return "no same-article passage without a gold alias"
+    if not related:
+        return "no same-article passage without a gold alias that passes the leak check"
     answer = Answer(item.question.paragraph, item.core_start, item.core, item.type, item.question.question)
     unbelievable = believability.problem(answer, made[1])
     believable = made
@@ -711,7 +729,8 @@ def _make_candidate(
         item.aliases,
         item.type,
         item.support_span,
-        related,
+        related[0],
+        _nearest_in_length(squad, related, len(paragraph.context)),
         *(believable or made),
         base != paragraph.context,
         unbelievable,
@@ -719,27 +738,55 @@ def _make_candidate(
     )
 
 
+RELATED_POOL = 8
+"""How many related same-article passages (BM25's best that pass the leak check) a balanced config
+chooses its two same-article passages from."""
+
+
+def _nearest_in_length(squad: Squad, pool: list[int], length: int) -> tuple[int, int] | None:
+    """The two passages of ``pool`` whose lengths are nearest ``length``, in ``pool`` order."""
+    if len(pool) < 2:
+        return None
+    near = sorted(pool, key=lambda i: (abs(len(squad.paragraphs[i].context) - length), pool.index(i)))[:2]
+    first, second = sorted(near, key=pool.index)
+    return first, second
+
+
 class _RelatedPassages:
-    """BM25 (bm25s) over every paragraph, to find a question's most related same-article passage."""
+    """BM25 (bm25s) over every paragraph, to find a question's most related same-article passages.
+
+    ``rejected`` counts the same-article passages the leak check (:func:`~eviscope.suites.eviscope.leaks.leak`)
+    passed over, by reason id."""
 
     def __init__(self, squad: Squad) -> None:
         corpus = bm25s.tokenize([p.context for p in squad.paragraphs], stopwords="en", show_progress=False)
         self.retriever = bm25s.BM25()
         self.retriever.index(corpus, show_progress=False)
         self.by_article: dict[str, list[int]] = {}
+        self.rejected: Counter[str] = Counter()
         for index, paragraph in enumerate(squad.paragraphs):
             self.by_article.setdefault(paragraph.title, []).append(index)
 
-    def related(self, squad: Squad, question: Question, aliases: tuple[str, ...]) -> int | None:
-        """The highest-ranked other paragraph of the question's article that holds no gold alias."""
+    def related(self, squad: Squad, question: Question, aliases: tuple[str, ...]) -> list[int]:
+        """The :data:`RELATED_POOL` highest-ranked other paragraphs of the question's article that hold
+        no gold alias and pass the leak check, best first (fewer where the article has fewer)."""
         query = bm25s.tokenize(question.question, stopwords="en", return_ids=False, show_progress=False)
         scores = self.retriever.get_scores(query[0])
         title = squad.paragraphs[question.paragraph].title
         others = [i for i in self.by_article[title] if i != question.paragraph]
+        found: list[int] = []
         for index in sorted(others, key=lambda i: (-scores[i], i)):
-            if not any(contains(squad.paragraphs[index].context, a) for a in aliases):
-                return index
-        return None
+            text = squad.paragraphs[index].context
+            if any(contains(text, a) for a in aliases):
+                continue
+            why = leak(question.question, aliases, text, same_article=True)
+            if why:
+                self.rejected[why] += 1
+                continue
+            found.append(index)
+            if len(found) == RELATED_POOL:
+                break
+        return found
 
 
 def answer_of(squad: Squad, candidate: Candidate) -> Answer:
@@ -750,15 +797,53 @@ def answer_of(squad: Squad, candidate: Candidate) -> Answer:
     return Answer(paragraph, start, core, candidate.type, candidate.question.question)
 
 
-def select(candidates: list[Candidate], params: QuartetParams, seed: int) -> list[Candidate]:
+SKIPPED: dict[str, str] = {
+    "duplicate_paragraph_answer": (
+        "an earlier drawn quartet has the same support paragraph and the same gold answer"
+    ),
+    "duplicate_question": (
+        "an earlier drawn quartet asks the same question (the same content words, once the words "
+        "that say what kind of answer it asks for are dropped: '(In) what year did Tesla die?')"
+    ),
+    "no_second_same_article_passage": (
+        "a balanced config needs a second same-article passage that passes the leak check, and the "
+        "article has none"
+    ),
+}
+"""Why :func:`select` passes over an eligible question, by id."""
+
+
+def question_key(question: str) -> frozenset[str]:
+    """What a question asks about: its content words (:data:`~eviscope.suites.eviscope.leaks.NOT_CONTENT` dropped).
+
+    >>> question_key("In what year did Tesla die?") == question_key("What year did Tesla die?")
+    True
+    """
+    return frozenset(tokens(question)) - NOT_CONTENT
+
+
+def _core(candidate: Candidate) -> str:
+    return norm(min(candidate.aliases, key=lambda a: (len(tokens(a)), len(a))))
+
+
+def select(
+    candidates: list[Candidate], params: QuartetParams, seed: int, skipped: Counter[str] | None = None
+) -> list[Candidate]:
     """``params.n_quartets`` candidates drawn with ``seed`` under the per-article cap, in source order.
 
     Candidates are taken in the order of ``sha256(f"{seed}:{question id}")``, so the draw depends on
     each question alone: a change in who else is eligible swaps only the questions it touches.
-    With ``params.first_release`` date answers and conflict passages that drop cue sentences are left out.
+    With ``params.first_release`` date answers and conflict passages that drop cue sentences are left out;
+    with ``params.balanced`` questions without a second same-article passage. A question that repeats
+    a drawn one (its paragraph and gold answer, or :func:`question_key`) is passed over; ``skipped``
+    counts what was passed over, by :data:`SKIPPED` id.
     """
+    skipped = Counter() if skipped is None else skipped
     if params.first_release:
         candidates = [c for c in candidates if not c.drops_cue_sentences and c.type != "date"]
+    if params.balanced:
+        skipped["no_second_same_article_passage"] += sum(c.balanced_related is None for c in candidates)
+        candidates = [c for c in candidates if c.balanced_related is not None]
 
     def rank(index: int) -> str:
         return hashlib.sha256(f"{seed}:{candidates[index].question.id}".encode()).hexdigest()
@@ -766,9 +851,22 @@ def select(candidates: list[Candidate], params: QuartetParams, seed: int) -> lis
     order = sorted(range(len(candidates)), key=rank)
     per_article: Counter[str] = Counter()
     chosen: list[int] = []
+    drawn_answers: set[tuple[int, str]] = set()
+    drawn_questions: set[frozenset[str]] = set()
     for index in order:
-        title = candidates[index].title
+        candidate = candidates[index]
+        title = candidate.title
         if per_article[title] < params.per_article_cap:
+            answer_key = (candidate.question.paragraph, _core(candidate))
+            asked = question_key(candidate.question.question)
+            if answer_key in drawn_answers:
+                skipped["duplicate_paragraph_answer"] += 1
+                continue
+            if asked in drawn_questions:
+                skipped["duplicate_question"] += 1
+                continue
+            drawn_answers.add(answer_key)
+            drawn_questions.add(asked)
             per_article[title] += 1
             chosen.append(index)
             if len(chosen) == params.n_quartets:
@@ -779,8 +877,11 @@ def select(candidates: list[Candidate], params: QuartetParams, seed: int) -> lis
     )
 
 
-def make_quartets(squad: Squad, chosen: list[Candidate], seed: int) -> list[Quartet]:
-    """Ids, distractors and the legacy conflict passage of each chosen candidate."""
+def make_quartets(
+    squad: Squad, chosen: list[Candidate], seed: int, rejected: Counter[str] | None = None
+) -> list[Quartet]:
+    """Ids, distractors and the legacy conflict passage of each chosen candidate; ``rejected`` counts
+    the other-article passages the leak check passed over, by reason id."""
     width = max(2, len(str(len(chosen))))
     quartets = []
     for index, candidate in enumerate(chosen):
@@ -790,7 +891,7 @@ def make_quartets(squad: Squad, chosen: list[Candidate], seed: int) -> list[Quar
             Quartet(
                 f"q{index + 1:0{width}d}",
                 candidate,
-                _distractors(squad, candidate, seed),
+                _distractors(squad, candidate, seed, Counter() if rejected is None else rejected),
                 legacy_conflict(support, candidate.aliases, donor, index),
                 donor,
             )
@@ -798,8 +899,9 @@ def make_quartets(squad: Squad, chosen: list[Candidate], seed: int) -> list[Quar
     return quartets
 
 
-def _distractors(squad: Squad, candidate: Candidate, seed: int) -> tuple[int, int]:
-    """Two paragraphs of other articles, drawn with a per-question seed, that hold no gold alias."""
+def _distractors(squad: Squad, candidate: Candidate, seed: int, rejected: Counter[str]) -> tuple[int, int]:
+    """Two paragraphs of other articles, drawn with a per-question seed, that hold no gold alias, not
+    even once ranges are split and number words read (:func:`~eviscope.suites.eviscope.leaks.holds_alias`)."""
     rng = random.Random(f"{seed}:{candidate.question.id}:distractors")
     picked: list[int] = []
     while len(picked) < 2:
@@ -810,6 +912,9 @@ def _distractors(squad: Squad, candidate: Candidate, seed: int) -> tuple[int, in
             and index not in picked
             and not any(contains(paragraph.context, a) for a in candidate.aliases)
         ):
+            if holds_alias(paragraph.context, candidate.aliases):
+                rejected["alias_after_splitting"] += 1
+                continue
             picked.append(index)
     return picked[0], picked[1]
 
@@ -828,8 +933,19 @@ def conflict_case(squad: Squad, quartet: Quartet, legacy: bool) -> ConflictCase:
     )
 
 
-def quartet_rows(squad: Squad, quartet: Quartet, legacy: bool, seed: int) -> list[dict]:
-    """The four rows of a quartet, with the legacy or the repaired conflict passage."""
+def quartet_rows(
+    squad: Squad, quartet: Quartet, legacy: bool, seed: int, balanced: bool = False
+) -> list[dict]:
+    """The four rows of a quartet, with the legacy or the repaired conflict passage.
+
+    The paper's layout: *sufficient* the support; *noisy* the support and two other-article passages;
+    *insufficient* the same two and the related passage; *conflicting* the support and the conflict
+    passage. ``balanced`` (``eviscope-xl``): *noisy* the support, a second same-article passage and
+    the first other-article passage; *insufficient* a related passage and the same two (both chosen
+    near the support's length: :attr:`Candidate.balanced_related`);
+    *conflicting* the support, the conflict passage and the same other-article passage. Every row but
+    *sufficient* then shows three documents, two of them of the question's article.
+    """
     candidate = quartet.candidate
     question = candidate.question
     support = squad.paragraphs[question.paragraph]
@@ -843,12 +959,26 @@ def quartet_rows(squad: Squad, quartet: Quartet, legacy: bool, seed: int) -> lis
     support_doc = document(support.title, support.context)
     conflict_doc = document(support.title, case.conflict_text)
     noise_docs = [document(p.title, p.context) for p in noise]
-    documents = {
-        "sufficient": [support_doc],
-        "noisy": [support_doc, *noise_docs],
-        "insufficient": [*noise_docs, document(related.title, related.context)],
-        "conflicting": [support_doc, conflict_doc],
-    }
+    related_doc = document(related.title, related.context)
+    if balanced:
+        if candidate.balanced_related is None:
+            raise ValueError(f"{quartet.quartet_id}: a balanced config needs two same-article passages")
+        related, second = (squad.paragraphs[i] for i in candidate.balanced_related)
+        related_doc = document(related.title, related.context)
+        second_doc, other_doc = document(second.title, second.context), noise_docs[0]
+        documents = {
+            "sufficient": [support_doc],
+            "noisy": [support_doc, second_doc, other_doc],
+            "insufficient": [related_doc, second_doc, other_doc],
+            "conflicting": [support_doc, conflict_doc, other_doc],
+        }
+    else:
+        documents = {
+            "sufficient": [support_doc],
+            "noisy": [support_doc, *noise_docs],
+            "insufficient": [*noise_docs, related_doc],
+            "conflicting": [support_doc, conflict_doc],
+        }
     span = [{"doc_id": support_doc["doc_id"], "text": case.support_span}]
     rows = []
     for variant in VARIANTS:

@@ -17,11 +17,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = add_subcommand(
         subparsers,
         "baseline",
-        help="write a reference system's predictions (lexical, oracle, always-answer)",
+        help="write a reference system's predictions (lexical, oracle, always-answer, evidence-blind)",
         description=(
             "Write an EviScope reference system's predictions into a run folder.\n"
             "lexical: extractive overlap baseline that abstains and flags conflicts; oracle: the gold\n"
-            "labels (joint success 1.0); always-answer: the gold answer on every row."
+            "labels (joint success 1.0); always-answer: the gold answer on every row.\n"
+            "doc-count, title-count, length-gaps, layout: evidence-blind; the action the row's document\n"
+            "count, title count, length gaps or whole layout predicts (a tree fitted on the other half\n"
+            "of the quartets),\n"
+            "the lexical prediction where that action is answer."
         ),
     )
     parser.add_argument(

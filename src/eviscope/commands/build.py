@@ -68,7 +68,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=(
             "write the EviScope configs, same names, ids and schema, with each document's text "
             "contextualized (RAGONITE: article title and neighbouring paragraphs, title only where a "
-            f"neighbour holds a gold alias) into a separate dataset folder (default: {CONTEXTUALIZED_OUT})"
+            f"neighbour holds a gold alias or fails the leak check) into a separate dataset folder "
+            f"(default: {CONTEXTUALIZED_OUT})"
         ),
     )
     parser.add_argument("--seed", type=int, default=None, help="selection seed (default: the released one)")

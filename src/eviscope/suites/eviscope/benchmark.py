@@ -66,7 +66,7 @@ class EviScope:
         RunOption(
             "contextualize",
             "give each document its article title and neighbouring paragraphs (RAGONITE; title only "
-            "where a neighbour holds a gold alias), recorded in the manifest",
+            "where a neighbour holds a gold alias or fails the leak check), recorded in the manifest",
             default=False,
             switch=True,
         ),

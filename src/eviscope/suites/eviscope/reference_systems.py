@@ -11,6 +11,13 @@
   when, what year or how many, and a capitalized run for who / where questions). No supporting document: abstain. Two
   supporting documents with different candidates (neither contains the other): flag a conflict.
   Else answer with the best document's candidate, citing and quoting it.
+- ``doc-count``, ``title-count``, ``length-gaps``, ``layout``: evidence-blind systems. Each chooses
+  the action that the row's layout predicts (:mod:`eviscope.suites.eviscope.shortcuts`: the number of
+  documents; the number carrying the question's article title; the smallest length differences
+  between documents; every layout feature together), from a decision tree
+  fitted on the other half of the quartets' gold actions, and copies the ``lexical`` prediction where
+  that action is ``answer``. A score above ``lexical`` is what a config's layout gives away to a
+  system that never reads a passage for its action.
 """
 
 from __future__ import annotations
@@ -22,8 +29,9 @@ from typing import Any
 
 from eviscope.core.normalize import QUESTION_WORDS, contains, norm, tokens
 from eviscope.core.sentences import sentence_spans
+from eviscope.suites.eviscope.shortcuts import cross_fit_actions
 
-__all__ = ["DEFAULT_THRESHOLD", "SYSTEMS", "always_answer", "lexical", "oracle", "predict"]
+__all__ = ["DEFAULT_THRESHOLD", "SYSTEMS", "always_answer", "evidence_blind", "lexical", "oracle", "predict"]
 
 Row = Mapping[str, Any]
 DEFAULT_THRESHOLD = 0.5
@@ -160,10 +168,28 @@ def lexical(rows: Sequence[Row], threshold: float = DEFAULT_THRESHOLD) -> list[d
     return preds
 
 
+def evidence_blind(feature_set: str) -> Callable[[Sequence[Row]], list[dict[str, Any]]]:
+    """The evidence-blind system of ``feature_set`` (see the module docstring)."""
+
+    def system(rows: Sequence[Row]) -> list[dict[str, Any]]:
+        actions = cross_fit_actions(rows, feature_set)
+        return [
+            pred if action == "answer" else {"id": row["id"], "action": action}
+            for row, action, pred in zip(rows, actions, lexical(rows), strict=True)
+        ]
+
+    system.__doc__ = f"The lexical system, its action replaced by the one {feature_set!r} predicts."
+    return system
+
+
 SYSTEMS: dict[str, Callable[[Sequence[Row]], list[dict[str, Any]]]] = {
     "lexical": lexical,
     "oracle": oracle,
     "always-answer": always_answer,
+    "doc-count": evidence_blind("doc-count"),
+    "title-count": evidence_blind("title-count"),
+    "length-gaps": evidence_blind("length-gaps"),
+    "layout": evidence_blind("layout"),
 }
 
 

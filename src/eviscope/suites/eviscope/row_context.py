@@ -9,8 +9,11 @@ compared row by row with a raw one.
 
 **The leak guard.** A neighbouring paragraph can hold the gold answer: it would make an
 ``insufficient`` row answerable and give a ``noisy`` row a second, unlabelled support. So a document
-gets no neighbours (its title only) when either neighbour contains a gold alias (contract §1
-normalization) of any row that shows it. The decision is per document, over all rows given, so one
+gets no neighbours (its title only) when either neighbour would answer a row that shows it: it
+contains a gold alias (contract §1 normalization), or fails the leak check
+(:func:`~eviscope.suites.eviscope.leaks.leak`: ranges split, number words and percentages read, and,
+for a neighbour of the question's own article, no sentence about the question holding a value of
+the gold's type). The decision is per document, over all rows given, so one
 doc id keeps one text across a config (as the build checks) and the text does not depend on which
 rows a run is limited to.
 """
@@ -24,13 +27,16 @@ from typing import TYPE_CHECKING, Any
 
 from eviscope.core.normalize import contains
 from eviscope.ragonite.contextualize import Context, contextualize, squad_context
+from eviscope.suites.eviscope.leaks import leak
 
 if TYPE_CHECKING:
     from eviscope.suites.eviscope.squad_source import Squad
 
 __all__ = ["TRANSFORM", "ContextReport", "contextualize_from_squad", "contextualize_rows", "squad_articles"]
 
-TRANSFORM = "title + neighbouring paragraphs; title only where a neighbour holds a gold alias"
+TRANSFORM = (
+    "title + neighbouring paragraphs; title only where a neighbour holds a gold alias or fails the leak check"
+)
 """What :func:`contextualize_rows` does, as recorded in manifests and build reports."""
 
 Articles = Mapping[str, Sequence[str]]
@@ -65,7 +71,8 @@ def contextualize_rows(
     """Copies of ``rows`` whose document texts carry their article title and (guarded) neighbours.
 
     >>> article = ["Alpha began in 1901.", "It moved in 1920.", "It closed in 1990."]
-    >>> row = {"answers": ["1901"], "documents": [{"doc_id": "d", "title": "Alpha", "text": article[1]}]}
+    >>> row = {"question": "When did Alpha begin?", "title": "Alpha", "answers": ["1901"],
+    ...        "documents": [{"doc_id": "d", "title": "Alpha", "text": article[1]}]}
     >>> rows, report = contextualize_rows([row], {"Alpha": article})
     >>> print(rows[0]["documents"][0]["text"])
     Title: Alpha
@@ -74,18 +81,26 @@ def contextualize_rows(
     ('d',)
     """
     contexts: dict[str, Context] = {}
-    aliases: dict[str, set[str]] = {}
+    asked: dict[str, set[tuple[str, tuple[str, ...], bool]]] = {}
     for row in rows:
         for doc in row["documents"]:
             doc_id = str(doc["doc_id"])
-            aliases.setdefault(doc_id, set()).update(row["answers"])
+            same_article = doc["title"] == row["title"]
+            asked.setdefault(doc_id, set()).add((row["question"], tuple(row["answers"]), same_article))
             if doc_id not in contexts:
                 paragraphs = articles.get(doc["title"], ())
                 contexts[doc_id] = squad_context(paragraphs, doc["title"], doc["text"])
+
+    def answers(near: str, doc_id: str) -> bool:
+        return bool(near) and any(
+            any(contains(near, alias) for alias in aliases) or leak(question, aliases, near, same_article)
+            for question, aliases, same_article in asked[doc_id]
+        )
+
     guarded = sorted(
         doc_id
         for doc_id, context in contexts.items()
-        if any(contains(near, alias) for near in (context.before, context.after) for alias in aliases[doc_id])
+        if answers(context.before, doc_id) or answers(context.after, doc_id)
     )
     for doc_id in guarded:
         contexts[doc_id] = Context(title=contexts[doc_id].title)
