@@ -128,8 +128,6 @@ def _outside_the_benchmarks() -> list[Path]:
 
 
 NOT_YET_MOVED: dict[str, str] = {
-    "src/eviscope/commands/baseline.py": "EviScope's reference systems command",
-    "src/eviscope/commands/review.py": "EviScope's review sheets command",
     "src/eviscope/harness/suite.py": "both benchmarks' harness glue",
     "src/eviscope/harness/inspect_tasks.py": "both benchmarks' inspect tasks",
     "src/eviscope/harness/samples.py": "both benchmarks' sample export",

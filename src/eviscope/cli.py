@@ -10,12 +10,10 @@ from collections.abc import Sequence
 
 from eviscope import __version__
 from eviscope.commands import (
-    baseline,
     build,
     confquestions,
     release,
     results,
-    review,
     run,
     score,
     tasks,
@@ -27,13 +25,11 @@ from eviscope.core.registry import command_modules
 COMMANDS = (
     build,
     score,
-    baseline,
     run,
     tiny_model,
     confquestions,
     release,
     results,
-    review,
     tasks,
 )
 """Subcommand modules; each has ``register(subparsers)`` that sets ``func`` on its parser."""

@@ -60,7 +60,9 @@ class EviScope:
         Config("eviscope-xl", "squad"),
     )
     builder = "eviscope.builders.eviscope.entry:BUILDER"
-    commands = ("eviscope.suites.eviscope.commands.compare", "eviscope.suites.eviscope.commands.attribute")
+    commands = tuple(
+        f"eviscope.suites.eviscope.commands.{name}" for name in ("baseline", "compare", "review", "attribute")
+    )
     run_options = (
         RunOption("policy", "EviScope policy", default="vanilla", choices=tuple(POLICIES)),
         RunOption(
