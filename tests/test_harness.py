@@ -28,9 +28,12 @@ import yaml
 from eviscope_fixtures import write_dataset
 
 from eviscope.cli import main
-from eviscope.harness import suite, tasks_path
+from eviscope.core.registry import harnessed
+from eviscope.harness import inspect_task_files, lm_eval_tasks
+from eviscope.suites.eviscope import harness as eviscope_harness
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.metrics import METRICS as EVISCOPE_TABLE
+from eviscope.suites.forcebench import harness as forcebench_harness
 from eviscope.suites.forcebench.prompts import label_set
 from eviscope.suites.forcebench.rows import read_rows
 
@@ -58,7 +61,7 @@ def _subset(built_dataset: Path, tmp: Path, quartets: int) -> Path:
     the rows a harness ``--limit`` of ``4 * quartets`` requests covers, for the suite's scorers.
 
     The folder's name is new each time: ``datasets`` caches a local folder by its name, across runs
-    (see :func:`eviscope.harness.suite.load_rows`), and ``eviscope score`` reads it through that cache.
+    (see :func:`eviscope.harness.data.load_rows`), and ``eviscope score`` reads it through that cache.
     """
     root = tmp / f"subset-{uuid.uuid4().hex[:12]}"
     write_dataset(root, "eviscope-v1.1", load_rows("eviscope-v1.1", built_dataset)[: 4 * quartets])
@@ -118,7 +121,7 @@ def _samples(out: Path, task: str) -> Path:
 
 def _lm_eval(model: str, model_args: list[str], dataset: Path, out: Path, limit: int, *extra: str) -> None:
     argv = [str(BIN / "lm-eval"), "run", "--model", model, "--model_args", *model_args,
-            "--tasks", "eviscope_v1_1", "forcebench_generic", "--include_path", str(tasks_path("lm-eval")),
+            "--tasks", "eviscope_v1_1", "forcebench_generic", "--include_path", str(lm_eval_tasks()),
             "--metadata", json.dumps({"dataset": str(dataset)}), "--limit", str(limit), "--log_samples",
             "--output_path", str(out), "--apply_chat_template", *extra]  # fmt: skip
     _run(argv, out.parent)
@@ -132,12 +135,12 @@ def test_lm_eval_hf_tiny_model_reports_what_eviscope_score_does(
              "--device", "cpu", "--batch_size", "8", "--gen_kwargs", "max_gen_toks=16")  # fmt: skip
     results = _lm_eval_results(out)
     subset = _subset(built_dataset, tmp_path, QUARTETS)
-    assert set(results["eviscope_v1_1"]) >= set(suite.EVISCOPE_METRICS)
+    assert set(results["eviscope_v1_1"]) >= set(eviscope_harness.EVISCOPE_METRICS)
     ours = _suite_scores(_samples(out, "eviscope_v1_1"), subset, tmp_path, capsys)
-    _assert_same(results["eviscope_v1_1"], ours, suite.EVISCOPE_METRICS)
+    _assert_same(results["eviscope_v1_1"], ours, eviscope_harness.EVISCOPE_METRICS)
     ours = _suite_scores(_samples(out, "forcebench_generic"), subset, tmp_path, capsys)
     assert ours["n"] == 2 * QUARTETS
-    _assert_same(results["forcebench_generic"], ours, suite.FORCEBENCH_METRICS)
+    _assert_same(results["forcebench_generic"], ours, forcebench_harness.FORCEBENCH_METRICS)
 
 
 def test_inspect_hf_tiny_model_reports_what_eviscope_score_does(
@@ -146,8 +149,8 @@ def test_inspect_hf_tiny_model_reports_what_eviscope_score_does(
     from inspect_ai.log import read_eval_log
 
     logs = tmp_path / "inspect"
-    file = tasks_path("inspect")
-    argv = [str(BIN / "inspect"), "eval", f"{file}@eviscope_v1_1", f"{file}@forcebench_generic",
+    evi, fb = inspect_task_files()
+    argv = [str(BIN / "inspect"), "eval", f"{evi}@eviscope_v1_1", f"{fb}@forcebench_generic",
             "--model", "hf/local", "-M", f"model_path={tiny_model}", "-M", "device=cpu", "-M", "do_sample=false",
             "-T", f"dataset={built_dataset}", "--limit", str(4 * QUARTETS), "--max-tokens", "16",
             "--log-dir", str(logs), "--display", "none"]  # fmt: skip
@@ -159,7 +162,11 @@ def test_inspect_hf_tiny_model_reports_what_eviscope_score_does(
         [scores] = read_eval_log(str(log)).results.scores
         reported = {name: m.value for name, m in scores.metrics.items()}
         ours = _suite_scores(log, subset, tmp_path, capsys)
-        names = suite.FORCEBENCH_METRICS if "forcebench" in log.name else suite.EVISCOPE_METRICS
+        names = (
+            forcebench_harness.FORCEBENCH_METRICS
+            if "forcebench" in log.name
+            else eviscope_harness.EVISCOPE_METRICS
+        )
         _assert_same(reported, ours, names)
 
 
@@ -203,10 +210,11 @@ def _forcebench_reply(row: dict[str, Any], which: str, judge: str) -> str:
 def scripted_server(built_dataset: Path) -> Iterator[str]:
     """An OpenAI-compatible chat server that knows every prompt of eviscope-v1.1 and forcebench (generic)."""
     replies = {
-        suite.eviscope_prompt(row): _eviscope_reply(row) for row in load_rows("eviscope-v1.1", built_dataset)
+        eviscope_harness.eviscope_prompt(row): _eviscope_reply(row)
+        for row in load_rows("eviscope-v1.1", built_dataset)
     }
     for row in read_rows(built_dataset):
-        for which, prompt in suite.forcebench_prompts(row, "generic").items():
+        for which, prompt in forcebench_harness.forcebench_prompts(row, "generic").items():
             replies[prompt] = _forcebench_reply(row, which, "generic")
 
     class Handler(BaseHTTPRequestHandler):
@@ -247,34 +255,35 @@ def test_lm_eval_chat_server_metrics_of_every_kind_match_eviscope_score(
     results = _lm_eval_results(out)
     subset = _subset(built_dataset, tmp_path, quartets)
     ours = _suite_scores(_samples(out, "eviscope_v1_1"), subset, tmp_path, capsys)
-    _assert_same(results["eviscope_v1_1"], ours, suite.EVISCOPE_METRICS)
+    _assert_same(results["eviscope_v1_1"], ours, eviscope_harness.EVISCOPE_METRICS)
     # The replies make every kind of outcome, so the comparison is not one of zeros.
     assert 0 < ours["joint_success"] < 1 and ours["quartet_consistency"] + ours["noise_robustness"] > 0
     assert 0 < ours["span_f1"] < 1 and 0 < ours["unsupported_citation_rate"] < 1
     ours = _suite_scores(_samples(out, "forcebench_generic"), subset, tmp_path, capsys)
     assert ours["n"] == 2 * quartets and 0 < ours["mvr"] < 1 and ours["missing"] > 0
-    _assert_same(results["forcebench_generic"], ours, suite.FORCEBENCH_METRICS)
+    _assert_same(results["forcebench_generic"], ours, forcebench_harness.FORCEBENCH_METRICS)
 
 
 def test_tasks_path_lists_every_task_with_every_suite_metric(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tasks", "path"]) == 0
     folder = Path(capsys.readouterr().out.strip())
-    tasks = {p.stem for p in folder.glob("*.yaml")}
+    tasks = {p.stem for p in folder.rglob("*.yaml")}
     assert tasks >= {
-        *suite.EVISCOPE_CONFIGS,
-        *(f"forcebench_{j}" for j in suite.FORCEBENCH_JUDGES),
+        *eviscope_harness.EVISCOPE_CONFIGS,
+        *(f"forcebench_{j}" for j in forcebench_harness.FORCEBENCH_JUDGES),
         "eviscope",
     }
-    for template, names in (("_eviscope_template_yaml", suite.EVISCOPE_METRICS),
-                            ("_forcebench_template_yaml", suite.FORCEBENCH_METRICS)):  # fmt: skip
+    for template, names in (("eviscope/_eviscope_template_yaml", eviscope_harness.EVISCOPE_METRICS),
+                            ("forcebench/_forcebench_template_yaml", forcebench_harness.FORCEBENCH_METRICS)):  # fmt: skip
         text = (folder / template).read_text().replace("!function", "")
         listed = [m["metric"] for m in yaml.safe_load(text)["metric_list"]]
         assert listed == list(names), template
-    text = (folder / "_eviscope_template_yaml").read_text().replace("!function", "")
+    text = (folder / "eviscope" / "_eviscope_template_yaml").read_text().replace("!function", "")
     directions = {m["metric"]: m["higher_is_better"] for m in yaml.safe_load(text)["metric_list"]}
     assert directions == {m.name: m.higher_is_better for m in EVISCOPE_TABLE if m.harness}
     assert main(["tasks", "path", "--harness", "inspect"]) == 0
-    assert Path(capsys.readouterr().out.strip()).is_file()
+    files = [Path(line) for line in capsys.readouterr().out.split()]
+    assert len(files) == 2 and all(f.is_file() for f in files)
 
 
 def test_every_lm_eval_task_file_is_package_data() -> None:
@@ -282,10 +291,12 @@ def test_every_lm_eval_task_file_is_package_data() -> None:
 
     repo = Path(__file__).resolve().parents[1]
     patterns = tomllib.loads((repo / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    shipped = patterns["eviscope.harness"]
-    folder = tasks_path("lm-eval")
-    files = [p.relative_to(folder.parent) for p in folder.iterdir() if p.is_file()]
-    assert files and all(any(f.match(pattern) for pattern in shipped) for f in files)
+    for bench, harness in harnessed():
+        package, _, folder_name = harness.lm_eval_tasks.partition(":")
+        shipped = patterns[package]
+        folder = lm_eval_tasks() / bench.name
+        files = [Path(folder_name) / p.name for p in folder.iterdir() if p.is_file()]
+        assert files and all(any(f.match(pattern) for pattern in shipped) for f in files), bench.name
 
 
 def test_tasks_predictions_names_the_line_that_is_not_a_logged_sample(

@@ -128,10 +128,6 @@ def _outside_the_benchmarks() -> list[Path]:
 
 
 NOT_YET_MOVED: dict[str, str] = {
-    "src/eviscope/harness/suite.py": "both benchmarks' harness glue",
-    "src/eviscope/harness/inspect_tasks.py": "both benchmarks' inspect tasks",
-    "src/eviscope/harness/samples.py": "both benchmarks' sample export",
-    "src/eviscope/harness/lm_eval_tasks/forcebench_utils.py": "ForceBench's lm-eval utilities",
     "src/eviscope/space/annotation.py": "ForceBench's hash of an annotator's order",
     "src/eviscope/space/browse.py": "EviScope's row view",
 }

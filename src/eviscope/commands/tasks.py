@@ -7,7 +7,7 @@ from pathlib import Path
 
 from eviscope.commands import add_group, add_subcommand
 from eviscope.core.registry import benchmark
-from eviscope.harness import HARNESSES, tasks_path
+from eviscope.harness import HARNESSES, inspect_task_files, lm_eval_tasks
 from eviscope.harness.samples import convert
 
 
@@ -15,14 +15,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     commands = add_group(
         subparsers,
         "tasks",
-        help="EviScope and ForceBench as lm-evaluation-harness / inspect-ai tasks",
+        help="every benchmark as lm-evaluation-harness / inspect-ai tasks",
         description="Locate the harness tasks shipped with eviscope, and turn harness logs into predictions.",
     )
     path = add_subcommand(
         commands,
         "path",
-        help="print the lm-eval task folder (for --include_path) or the inspect-ai task file",
-        description="Print the lm-eval task folder (for --include_path) or the inspect-ai task file.",
+        help="print the lm-eval task folder (for --include_path) or each benchmark's inspect-ai task file",
+        description="Print the lm-eval task folder of every benchmark (for --include_path), or each\n"
+        "benchmark's inspect-ai task file, one per line.",
     )
     path.add_argument(
         "--harness", choices=HARNESSES, default="lm-eval", help="harness (default: %(default)s)"
@@ -46,7 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_path(args: argparse.Namespace) -> int:
-    print(tasks_path(args.harness))
+    for path in [lm_eval_tasks()] if args.harness == "lm-eval" else inspect_task_files():
+        print(path)
     return 0
 
 

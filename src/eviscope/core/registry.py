@@ -127,6 +127,19 @@ class HubTask:
 
 
 @dataclass(frozen=True)
+class Harness:
+    """A benchmark's tasks in the evaluation harnesses (``pip install 'eviscope[harness]'``)."""
+
+    glue: str
+    """The module with ``claims(sample)`` (whether a harness sample is one of its rows) and
+    ``predictions(pairs, evaluator)`` (the predictions of (sample, reply) pairs of a harness log)."""
+    lm_eval_tasks: str
+    """``"package:folder"`` of its lm-eval task YAMLs and the utilities module they load by path."""
+    inspect_tasks: str
+    """The module of its inspect-ai ``@task`` functions."""
+
+
+@dataclass(frozen=True)
 class Metric:
     """A benchmark's evaluate module: the folder under ``metrics/`` (also the name of its metric
     Space) and the config whose rows a release checks the staged Space on."""
@@ -287,6 +300,8 @@ class Benchmark(Protocol):
     """Its leaderboards on the Hub (``eviscope results``); empty: none."""
     metric: Metric | None
     """Its evaluate module and metric Space (None: it has none)."""
+    harness: Harness | None
+    """Its harness tasks (None: it has none)."""
     commands: tuple[str, ...]
     """Modules of the ``eviscope`` subcommands only it offers, each with ``register(subparsers)``
     (``eviscope compare``); the command line adds them after its own."""
@@ -352,6 +367,11 @@ def for_config(config: str) -> Benchmark:
     if config not in known:
         raise EviScopeError(f"unknown config {config!r}; known: {', '.join(known)}")
     return known[config][0]
+
+
+def harnessed() -> list[tuple[Benchmark, Harness]]:
+    """Every benchmark that has harness tasks, with them, in registry order."""
+    return [(b, h) for b in benchmarks() if (h := getattr(b, "harness", None)) is not None]
 
 
 def command_modules() -> list[str]:

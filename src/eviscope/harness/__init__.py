@@ -1,21 +1,79 @@
-"""EviScope and ForceBench as tasks of lm-evaluation-harness and inspect-ai (``pip install 'eviscope[harness]'``).
+"""Every benchmark's tasks in lm-evaluation-harness and inspect-ai (``pip install 'eviscope[harness]'``).
 
-``eviscope tasks path`` prints the folder of lm-eval task YAMLs to give ``--include_path``;
-``eviscope tasks path --harness inspect`` prints the inspect-ai task file (lighteval 0.13 could not be
-used: see the README). The tasks share the suite's prompt, parser and metrics through :mod:`eviscope.harness.suite`.
+Each benchmark ships its own (:attr:`eviscope.core.registry.Benchmark.harness`): lm-eval task YAMLs
+with the utilities module they load by path, an inspect-ai task file, and the glue that reads a
+harness log back (:mod:`eviscope.harness.samples`). ``eviscope tasks path`` prints one folder that
+holds every benchmark's lm-eval tasks (give it to ``--include_path``); ``eviscope tasks path
+--harness inspect`` prints each benchmark's inspect-ai task file (lighteval 0.13 could not be used:
+see the README).
 """
 
 from __future__ import annotations
 
-from importlib import resources
+import hashlib
+import os
+import shutil
+import tempfile
+from importlib import import_module, resources
 from pathlib import Path
+
+from eviscope.core.registry import harnessed
 
 HARNESSES: tuple[str, ...] = ("lm-eval", "inspect")
 
 
+def _lm_eval_folder(entry: str) -> Path:
+    package, _, folder = entry.partition(":")
+    return Path(str(resources.files(package).joinpath(folder)))
+
+
+def _cache_dir() -> Path:
+    base = (
+        os.environ.get("EVISCOPE_CACHE")
+        or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "eviscope"
+    )
+    return Path(base)
+
+
+def lm_eval_tasks() -> Path:
+    """One folder holding every benchmark's lm-eval task folder (a subfolder each, named after it).
+
+    lm-eval takes one ``--include_path`` and walks it, so the benchmarks' folders are copied into a
+    folder named by their content's hash under ``$EVISCOPE_CACHE`` (else ``~/.cache/eviscope``):
+    made once per content, written to a temporary name and renamed, so concurrent runs agree."""
+    sources = {bench.name: _lm_eval_folder(h.lm_eval_tasks) for bench, h in harnessed()}
+    digest = hashlib.sha256()
+    for name, folder in sources.items():
+        for path in sorted(p for p in folder.iterdir() if p.is_file() and p.suffix != ".pyc"):
+            digest.update(f"{name}/{path.name}\0".encode() + path.read_bytes())
+    target = _cache_dir() / f"lm_eval_tasks-{digest.hexdigest()[:16]}"
+    if not target.is_dir():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".lm_eval_tasks-", dir=target.parent))
+        for name, folder in sources.items():
+            shutil.copytree(folder, staging / name, ignore=shutil.ignore_patterns("__pycache__"))
+        try:
+            staging.rename(target)
+        except OSError:  # another process made it first
+            shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def inspect_task_files() -> list[Path]:
+    """Each benchmark's inspect-ai task file, in registry order (``inspect eval FILE@TASK``)."""
+    files = []
+    for _, harness in harnessed():
+        spec = import_module(harness.inspect_tasks.rpartition(".")[0]).__spec__
+        assert spec is not None and spec.submodule_search_locations
+        folder = Path(next(iter(spec.submodule_search_locations)))
+        files.append(folder / f"{harness.inspect_tasks.rpartition('.')[2]}.py")
+    return files
+
+
 def tasks_path(harness: str = "lm-eval") -> Path:
-    """The lm-eval task folder, or the inspect-ai task file, shipped with the package."""
+    """The lm-eval task folder of every benchmark, or the inspect-ai task file of the first one.
+
+    For inspect-ai, :func:`inspect_task_files` gives every benchmark's file."""
     if harness not in HARNESSES:
         raise ValueError(f"unknown harness {harness!r}; known: {', '.join(HARNESSES)}")
-    name = "lm_eval_tasks" if harness == "lm-eval" else "inspect_tasks.py"
-    return Path(str(resources.files(__package__).joinpath(name)))
+    return lm_eval_tasks() if harness == "lm-eval" else inspect_task_files()[0]

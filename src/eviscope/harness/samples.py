@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
-from eviscope.harness import suite
+from eviscope.core.registry import harnessed
 
 
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -44,33 +45,33 @@ def _reply(sample: Mapping[str, Any]) -> str:
     return reply
 
 
+def _benchmark_of(samples: list[Mapping[str, Any]], what: str) -> tuple[str, Any]:
+    """The benchmark whose harness glue claims the first sample, and that glue."""
+    for bench, harness in harnessed():
+        glue = import_module(harness.glue)
+        if samples and glue.claims(samples[0]):
+            return bench.name, glue
+    raise EviScopeError(f"{what}: no benchmark's harness task wrote these samples")
+
+
 def predictions_from_samples(
-    samples: Iterable[Mapping[str, Any]], evaluator: str | None = None
+    samples: Iterable[Mapping[str, Any]], evaluator: str | None = None, what: str = "samples"
 ) -> tuple[str, list[dict[str, Any]]]:
-    """(``eviscope`` or ``forcebench``, contract §3 or §6 predictions) of lm-eval logged samples, in row order."""
+    """(benchmark, its predictions) of lm-eval logged samples, in row order."""
     samples = sorted(samples, key=lambda s: s["doc_id"])
-    if samples and "which" in samples[0]["doc"]:
-        items = [
-            suite.forcebench_item(s["doc"], s["doc"]["which"], s["doc"]["judge"], _reply(s)) for s in samples
-        ]
-        return "forcebench", suite.forcebench_predictions(items, evaluator)
-    return "eviscope", [suite.eviscope_prediction(s["doc"], _reply(s)) for s in samples]
+    name, glue = _benchmark_of([s["doc"] for s in samples], what)
+    return name, glue.predictions([(s["doc"], _reply(s)) for s in samples], evaluator)
 
 
 def predictions_from_inspect_log(
     path: Path, evaluator: str | None = None
 ) -> tuple[str, list[dict[str, Any]]]:
-    """(``eviscope`` or ``forcebench``, contract §3 or §6 predictions) of an inspect-ai log, in sample order."""
+    """(benchmark, its predictions) of an inspect-ai log, in sample order."""
     from inspect_ai.log import read_eval_log
 
     samples = read_eval_log(str(path)).samples or []
-    if samples and "which" in samples[0].metadata:
-        items = [
-            suite.forcebench_item(s.metadata, s.metadata["which"], s.metadata["judge"], s.output.completion)
-            for s in samples
-        ]
-        return "forcebench", suite.forcebench_predictions(items, evaluator)
-    return "eviscope", [suite.eviscope_prediction(s.metadata, s.output.completion) for s in samples]
+    name, glue = _benchmark_of([s.metadata for s in samples], str(path))
+    return name, glue.predictions([(s.metadata, s.output.completion) for s in samples], evaluator)
 
 
 def convert(log: Path, out: Path, evaluator: str | None = None) -> tuple[str, int]:
@@ -81,7 +82,7 @@ def convert(log: Path, out: Path, evaluator: str | None = None) -> tuple[str, in
     if log.suffix in (".eval", ".json"):
         kind, predictions = predictions_from_inspect_log(log, evaluator)
     else:
-        kind, predictions = predictions_from_samples(_read_jsonl(log), evaluator)
+        kind, predictions = predictions_from_samples(_read_jsonl(log), evaluator, str(log))
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in predictions), encoding="utf-8")
     return kind, len(predictions)

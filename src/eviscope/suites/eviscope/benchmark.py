@@ -25,6 +25,7 @@ from eviscope.core.registry import (
     AnnotationField,
     BrowseFilter,
     Config,
+    Harness,
     HubTask,
     Metric,
     RunOption,
@@ -60,6 +61,11 @@ class EviScope:
         Config("eviscope-xl", "squad"),
     )
     builder = "eviscope.builders.eviscope.entry:BUILDER"
+    harness = Harness(
+        glue="eviscope.suites.eviscope.harness",
+        lm_eval_tasks="eviscope.suites.eviscope:lm_eval_tasks",
+        inspect_tasks="eviscope.suites.eviscope.inspect_tasks",
+    )
     commands = tuple(
         f"eviscope.suites.eviscope.commands.{name}" for name in ("baseline", "compare", "review", "attribute")
     )

@@ -7,20 +7,8 @@ from typing import Any
 
 from eviscope.core.datafiles import read_split
 from eviscope.core.errors import EviScopeError
-from eviscope.core.layout import DEFAULT_DATASET_DIR, SPLIT, split_path
+from eviscope.core.layout import DEFAULT_DATASET_DIR, split_path
 from eviscope.suites.eviscope.rows import EVISCOPE_FEATURES
-
-
-def load_local(folder: str | Path, config: str) -> Any:
-    """The ``test`` split of ``config`` in the local dataset folder ``folder``, as a ``datasets.Dataset``.
-
-    Read afresh each time: ``datasets`` keys its cache of a local folder on the folder's name, so two
-    folders named ``dataset`` (or one rebuilt) would otherwise serve each other's rows.
-    """
-    import datasets
-
-    fresh = {"download_mode": "force_redownload", "verification_mode": "no_checks"}
-    return datasets.load_dataset(str(folder), config, split=SPLIT, **fresh)
 
 
 def load_rows(config: str, dataset_dir: str | Path = DEFAULT_DATASET_DIR) -> list[dict[str, Any]]:

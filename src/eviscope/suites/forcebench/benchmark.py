@@ -15,6 +15,7 @@ from eviscope.core.registry import (
     AnnotationField,
     BrowseFilter,
     Config,
+    Harness,
     HubTask,
     Metric,
     RunOption,
@@ -47,6 +48,11 @@ class ForceBench:
     title = "ForceBench"
     configs = (Config(CONFIG, "attributionbench"),)
     builder = "eviscope.builders.forcebench.entry:BUILDER"
+    harness = Harness(
+        glue="eviscope.suites.forcebench.harness",
+        lm_eval_tasks="eviscope.suites.forcebench:lm_eval_tasks",
+        inspect_tasks="eviscope.suites.forcebench.inspect_tasks",
+    )
     commands = ("eviscope.suites.forcebench.commands.forcebench",)
     run_options = (
         RunOption("judge", "ForceBench judge prompt (required for ForceBench)", choices=tuple(PROMPT_NAMES)),

@@ -1,7 +1,7 @@
 """lm-evaluation-harness glue of the EviScope tasks (``eviscope_v1_1``, ``eviscope_v1``, ``eviscope_xl``).
 
 lm-eval loads this file by path from the task YAMLs beside it; everything it does is in
-:mod:`eviscope.harness.suite`. Each row keeps one item (its scored fields and the parsed prediction)
+:mod:`eviscope.suites.eviscope.harness`. Each row keeps one item (its scored fields and the parsed prediction)
 under every metric, and each metric's aggregation scores all the run's items with ``eviscope.suites.eviscope.scoring``.
 """
 
@@ -12,15 +12,15 @@ from typing import Any
 
 import datasets
 
-from eviscope.harness import suite
+from eviscope.core.layout import SPLIT
+from eviscope.harness.data import load_rows
+from eviscope.suites.eviscope import harness as suite
 
 
 def load(config: str, dataset: str | None = None, policy: str = "vanilla", **_: Any) -> datasets.DatasetDict:
     """The rows of ``config`` (hub id or local folder ``dataset``) with the prompt of ``policy``."""
-    rows = suite.load_rows(config, dataset)
-    return datasets.DatasetDict(
-        {suite.SPLIT: rows.map(lambda row: {"prompt": suite.eviscope_prompt(row, policy)})}
-    )
+    rows = load_rows(config, dataset)
+    return datasets.DatasetDict({SPLIT: rows.map(lambda row: {"prompt": suite.eviscope_prompt(row, policy)})})
 
 
 def doc_to_text(doc: Mapping[str, Any]) -> str:

@@ -1,7 +1,7 @@
 """lm-evaluation-harness glue of the ForceBench judge tasks (``forcebench_<judge>``).
 
 lm-eval loads this file by path from the task YAMLs beside it; everything it does is in
-:mod:`eviscope.harness.suite`. Each pair becomes two requests (``safe``: the calibrated claim, then
+:mod:`eviscope.suites.forcebench.harness`. Each pair becomes two requests (``safe``: the calibrated claim, then
 ``raised``), each keeps its parsed label, and MVR, FS, LPR and CPA pool the run's pairs with
 ``eviscope.suites.forcebench.scoring``.
 """
@@ -13,20 +13,22 @@ from typing import Any
 
 import datasets
 
-from eviscope.harness import suite
+from eviscope.core.layout import SPLIT
+from eviscope.harness.data import load_rows
+from eviscope.suites.forcebench import harness as suite
 from eviscope.suites.forcebench.rows import CONFIG as FORCEBENCH_CONFIG
 
 
 def load(judge: str, dataset: str | None = None, **_: Any) -> datasets.DatasetDict:
     """Two requests per pair of the ``forcebench`` config (hub id or local folder ``dataset``)."""
-    pairs = suite.load_rows(FORCEBENCH_CONFIG, dataset)
+    pairs = load_rows(FORCEBENCH_CONFIG, dataset)
     requests = [
         {**{name: row[name] for name in suite.FORCEBENCH_PAIR_FIELDS}, "judge": judge, "which": which,
          "prompt": prompt}
         for row in pairs
         for which, prompt in suite.forcebench_prompts(row, judge).items()
     ]  # fmt: skip
-    return datasets.DatasetDict({suite.SPLIT: datasets.Dataset.from_list(requests)})
+    return datasets.DatasetDict({SPLIT: datasets.Dataset.from_list(requests)})
 
 
 def doc_to_text(doc: Mapping[str, Any]) -> str:
