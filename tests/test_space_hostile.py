@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import shutil
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
@@ -393,3 +394,57 @@ def test_a_malformed_stored_result_is_left_off_the_leaderboard_with_a_log_line(
     (results / CONFIG / "no-plot.json").write_text(json.dumps(no_plot))  # not a record at all
     fresh, plot, *_ = space(tmp_path)[0]["leaderboard"](CONFIG, "", None)
     assert fresh["system"].tolist() == ["good"] and Path(plot).is_file()
+
+
+# --- The real app, in a subprocess --------------------------------------------------------------
+
+
+def test_the_app_escapes_its_errors_says_single_user_and_leaves_no_temporary_files_at_exit(
+    built_dataset: Path, tmp_path: Path
+) -> None:
+    from gradio_client import Client, handle_file
+    from gradio_client.exceptions import AppError
+    from space_server import SpaceServer
+
+    from eviscope.suites.eviscope.dataset import load_rows
+    from eviscope.suites.eviscope.reference_systems import predict
+
+    tmp, uploads = tmp_path / "tmp", tmp_path / "uploads"
+    tmp.mkdir()
+    env = {"TMPDIR": str(tmp), "GRADIO_TEMP_DIR": str(uploads)}
+    server = SpaceServer(built_dataset, tmp_path / "results", tmp_path / "space.log", env=env)
+    try:
+        assert len(list(tmp.glob("eviscope-space-*"))) == 1  # the plots folder of this run
+        client = Client(server.url, verbose=False)
+        with pytest.raises(AppError) as failure:
+            client.predict(CONFIG, EVIL, api_name="/show")
+        assert "<" not in str(failure.value) and "&lt;a href=https://evil.example/fix&gt;" in str(
+            failure.value
+        )
+        with urllib.request.urlopen(f"{server.url}config", timeout=10) as page:
+            assert "Single-user mode" in page.read().decode()
+
+        submitted = write_jsonl(
+            tmp_path / "lexical.jsonl", predict("lexical", load_rows(CONFIG, built_dataset))
+        )
+        status, _, _ = client.predict(CONFIG, "lexical", handle_file(submitted), api_name="/submit")
+        assert status.startswith("Recorded **lexical**")
+        assert not list(uploads.rglob("lexical.jsonl"))  # handled: removed from gradio's upload folder
+        left = _upload(server.url, tmp_path / "never-submitted.jsonl")
+        assert Path(left).is_file()
+    finally:
+        server.stop()
+    assert server.process.returncode is not None
+    assert list(tmp.glob("eviscope-space-*")) == []  # removed at exit (SIGTERM)
+    assert not Path(left).exists()  # uploads never submitted: removed by gradio at exit
+
+
+def _upload(url: str, path: Path) -> str:
+    """Upload a file as a page does before a submission (gradio's upload route); its path there."""
+    import httpx
+
+    path.write_text('{"id": "x"}\n')
+    with path.open("rb") as handle:
+        reply = httpx.post(f"{url}gradio_api/upload", files={"files": (path.name, handle)}, timeout=30)
+    reply.raise_for_status()
+    return reply.json()[0]

@@ -90,7 +90,8 @@ def main(argv: list[str] | None = None, *, block: bool = True) -> gr.Blocks:
             prevent_thread_lock=not block,
         )
     finally:
-        if block:  # served until interrupted: nothing of this run is needed any more
+        if block:  # served until interrupted: stop (gradio removes the uploads it holds), clean up
+            demo.close()
             demo.workdir.cleanup()
     return demo
 
