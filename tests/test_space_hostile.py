@@ -13,8 +13,7 @@ import csv
 import io
 import json
 import logging
-import os
-import shutil
+import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -28,7 +27,6 @@ gr = pytest.importorskip("gradio")
 from eviscope_fixtures import hand_predictions, hand_rows  # noqa: E402
 from forcebench_fixtures import sample_rows  # noqa: E402
 from gradio.helpers import special_args  # noqa: E402
-from gradio.utils import get_upload_folder  # noqa: E402
 from markdown_it import MarkdownIt  # noqa: E402
 
 from eviscope.core.errors import EviScopeError  # noqa: E402
@@ -41,6 +39,8 @@ CONFIG = "eviscope-v1.1"
 EVIL = '<a href=https://evil.example/fix>fix</a><img src=x onerror="alert(1)">'
 NO_EVISCOPE: list[str] = ["", "", "", ""]
 NO_FORCEBENCH: list[str] = [""] * 9
+MAX_AGE_S = 6
+"""How long the app in a subprocess keeps an upload ($EVISCOPE_SPACE_UPLOAD_MAX_AGE_S)."""
 
 
 class HandSource:
@@ -283,13 +283,6 @@ def test_formula_cells_are_neutralized_in_the_sheet_and_read_back_as_typed(tmp_p
 # --- 4. Limits, uploads, memory, temporary folders -------------------------------------------------
 
 
-def uploaded(tmp_path: Path, name: str, objects: list[dict[str, Any]]) -> Path:
-    """A file where gradio keeps an upload (its upload folder, one folder per upload)."""
-    folder = Path(get_upload_folder()) / f"test-hostile-{os.getpid()}-{name}"
-    folder.mkdir(parents=True, exist_ok=True)
-    return write_jsonl(folder / f"{name}.jsonl", objects)
-
-
 @pytest.mark.usefixtures("on_hub")
 def test_submissions_are_limited_per_user_with_one_clear_line(tmp_path: Path) -> None:
     now = [0.0]
@@ -325,36 +318,33 @@ def test_submissions_are_limited_per_user_with_one_clear_line(tmp_path: Path) ->
 
 def test_limits_come_from_the_environment_with_documented_defaults() -> None:
     assert Limits.from_env({}) == Limits()
-    assert (Limits().submissions, Limits().upload_bytes) == (30, 200 * 2**20)
-    env = {"EVISCOPE_SPACE_SUBMISSIONS_PER_HOUR": "5", "EVISCOPE_SPACE_UPLOAD_MIB_PER_HOUR": "0.5"}
-    assert (Limits.from_env(env).submissions, Limits.from_env(env).upload_bytes) == (5, 2**19)
+    assert (Limits().submissions, Limits().upload_bytes, Limits().upload_max_age_s) == (30, 200 * 2**20, 600)
+    env = {
+        "EVISCOPE_SPACE_SUBMISSIONS_PER_HOUR": "5",
+        "EVISCOPE_SPACE_UPLOAD_MIB_PER_HOUR": "0.5",
+        "EVISCOPE_SPACE_UPLOAD_MAX_AGE_S": "30",
+    }
+    limits = Limits.from_env(env)
+    assert (limits.submissions, limits.upload_bytes, limits.upload_max_age_s) == (5, 2**19, 30)
     with pytest.raises(EviScopeError, match=r"\$EVISCOPE_SPACE_SUBMISSIONS_PER_HOUR: '-1' is not a positive"):
         Limits.from_env({"EVISCOPE_SPACE_SUBMISSIONS_PER_HOUR": "-1"})
 
 
-def test_an_upload_is_removed_once_its_submission_is_handled_and_records_keep_a_summary(
+def test_the_store_keeps_a_summary_of_each_result_and_reads_predictions_back_to_compare(
     tmp_path: Path,
 ) -> None:
     api, results = space(tmp_path)
-    good = uploaded(tmp_path, "good", hand_predictions())
-    bad = uploaded(tmp_path, "bad", hand_predictions()[1:])
-    mine = write_jsonl(tmp_path / "mine.jsonl", hand_predictions())  # not gradio's: never removed
-    try:
-        assert api["submit"](CONFIG, "good", str(good))[0].startswith("Recorded")
-        with pytest.raises(gr.Error, match="missing ids"):
-            api["submit"](CONFIG, "bad", str(bad))
-        assert not good.exists() and not good.parent.exists()
-        assert not bad.exists() and not bad.parent.exists()
-        api["submit"](CONFIG, "mine", str(mine))
-        assert mine.exists()
-    finally:
-        for path in (good, bad):
-            shutil.rmtree(path.parent, ignore_errors=True)
+    for system in ("first", "second"):
+        upload = write_jsonl(
+            tmp_path / f"{system}.jsonl",
+            hand_predictions()[::-1] if system == "first" else hand_predictions(),
+        )
+        assert api["submit"](CONFIG, system, str(upload))[0].startswith("Recorded")
     store = LocalResultStore(results)
-    (summary,) = [r for r in store.records(CONFIG) if r["system"] == "good"]
+    (summary,) = [r for r in store.records(CONFIG) if r["system"] == "first"]
     assert "predictions" not in summary and summary["result"]["joint_success"] is not None
     assert len(store.full(summary)["predictions"]) == len(hand_predictions())
-    table = api["compare"](CONFIG, "good", "mine")  # reads the predictions back from the store
+    table = api["compare"](CONFIG, "first", "second")  # reads the predictions back from the store
     assert list(table["metric"]) == ["ERS", "NR", "CS", "QCS"]
 
 
@@ -411,7 +401,11 @@ def test_the_app_escapes_its_errors_says_single_user_and_leaves_no_temporary_fil
 
     tmp, uploads = tmp_path / "tmp", tmp_path / "uploads"
     tmp.mkdir()
-    env = {"TMPDIR": str(tmp), "GRADIO_TEMP_DIR": str(uploads)}
+    env = {
+        "TMPDIR": str(tmp),
+        "GRADIO_TEMP_DIR": str(uploads),
+        "EVISCOPE_SPACE_UPLOAD_MAX_AGE_S": str(MAX_AGE_S),
+    }
     server = SpaceServer(built_dataset, tmp_path / "results", tmp_path / "space.log", env=env)
     try:
         assert len(list(tmp.glob("eviscope-space-*"))) == 1  # the plots folder of this run
@@ -429,14 +423,19 @@ def test_the_app_escapes_its_errors_says_single_user_and_leaves_no_temporary_fil
         )
         status, _, _ = client.predict(CONFIG, "lexical", handle_file(submitted), api_name="/submit")
         assert status.startswith("Recorded **lexical**")
-        assert not list(uploads.rglob("lexical.jsonl"))  # handled: removed from gradio's upload folder
-        left = _upload(server.url, tmp_path / "never-submitted.jsonl")
+        (handled,) = uploads.rglob("lexical.jsonl")
+        old = _upload(server.url, tmp_path / "never-submitted.jsonl")
+        deadline = time.monotonic() + MAX_AGE_S + 60
+        while (handled.exists() or Path(old).exists()) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not handled.exists() and not Path(old).exists()  # removed once older than the limit
+        left = _upload(server.url, tmp_path / "never-submitted-either.jsonl")
         assert Path(left).is_file()
     finally:
         server.stop()
     assert server.process.returncode is not None
     assert list(tmp.glob("eviscope-space-*")) == []  # removed at exit (SIGTERM)
-    assert not Path(left).exists()  # uploads never submitted: removed by gradio at exit
+    assert not Path(left).exists()  # and whatever is left, at exit
 
 
 def _upload(url: str, path: Path) -> str:

@@ -1,4 +1,5 @@
-"""Per-user limits on submissions: how many an hour, and how many uploaded bytes an hour.
+"""Per-user limits on submissions (how many an hour, and how many uploaded bytes an hour), and how
+long the Space keeps an upload.
 
 Each user (the Hub username under sign-in; the one local identity otherwise) may have
 :attr:`Limits.submissions` submissions scored, and :attr:`Limits.upload_bytes` bytes uploaded, in
@@ -6,8 +7,12 @@ any hour (a sliding window); one more is refused unread, with one line saying wh
 environment variable that sets it, and when the next is possible. Every upload that is read counts,
 recorded or refused by validation, as each costs the Space the same work.
 
-The defaults (:data:`SUBMISSIONS_PER_HOUR`, :data:`UPLOAD_MIB_PER_HOUR`) are set by
-``EVISCOPE_SPACE_SUBMISSIONS_PER_HOUR`` and ``EVISCOPE_SPACE_UPLOAD_MIB_PER_HOUR``.
+An upload, submitted or not, is removed from gradio's upload folder once older than
+:attr:`Limits.upload_max_age_s` (and at exit).
+
+The defaults (:data:`SUBMISSIONS_PER_HOUR`, :data:`UPLOAD_MIB_PER_HOUR`, :data:`UPLOAD_MAX_AGE_S`)
+are set by ``EVISCOPE_SPACE_SUBMISSIONS_PER_HOUR``, ``EVISCOPE_SPACE_UPLOAD_MIB_PER_HOUR`` and
+``EVISCOPE_SPACE_UPLOAD_MAX_AGE_S``.
 """
 
 from __future__ import annotations
@@ -22,15 +27,18 @@ from dataclasses import dataclass, field
 
 from eviscope.core.errors import EviScopeError
 
-__all__ = ["SUBMISSIONS_PER_HOUR", "UPLOAD_MIB_PER_HOUR", "WINDOW_S", "Limits"]
+__all__ = ["SUBMISSIONS_PER_HOUR", "UPLOAD_MAX_AGE_S", "UPLOAD_MIB_PER_HOUR", "WINDOW_S", "Limits"]
 
 SUBMISSIONS_PER_HOUR = 30
 """Submissions a user may have scored in an hour (``EVISCOPE_SPACE_SUBMISSIONS_PER_HOUR``)."""
 UPLOAD_MIB_PER_HOUR = 200
 """MiB a user may upload in an hour (``EVISCOPE_SPACE_UPLOAD_MIB_PER_HOUR``): ten full-size uploads."""
+UPLOAD_MAX_AGE_S = 600
+"""Seconds an upload is kept in gradio's upload folder (``EVISCOPE_SPACE_UPLOAD_MAX_AGE_S``)."""
 WINDOW_S = 3600.0
 COUNT_VARIABLE = "EVISCOPE_SPACE_SUBMISSIONS_PER_HOUR"
 BYTES_VARIABLE = "EVISCOPE_SPACE_UPLOAD_MIB_PER_HOUR"
+AGE_VARIABLE = "EVISCOPE_SPACE_UPLOAD_MAX_AGE_S"
 
 
 def _positive(env: Mapping[str, str], name: str, default: float) -> float:
@@ -52,6 +60,7 @@ class Limits:
 
     submissions: int = SUBMISSIONS_PER_HOUR
     upload_bytes: int = UPLOAD_MIB_PER_HOUR * 2**20
+    upload_max_age_s: int = UPLOAD_MAX_AGE_S
     clock: Callable[[], float] = field(default=time.monotonic, compare=False)
     _used: dict[str, deque[tuple[float, int]]] = field(
         default_factory=lambda: defaultdict(deque), repr=False, compare=False
@@ -66,6 +75,7 @@ class Limits:
         return cls(
             submissions=int(_positive(env, COUNT_VARIABLE, SUBMISSIONS_PER_HOUR)),
             upload_bytes=int(_positive(env, BYTES_VARIABLE, UPLOAD_MIB_PER_HOUR) * 2**20),
+            upload_max_age_s=max(1, int(_positive(env, AGE_VARIABLE, UPLOAD_MAX_AGE_S))),
         )
 
     def admit(self, user: str, size: int) -> None:

@@ -16,9 +16,10 @@ limits (:mod:`eviscope.space.limits`) count by username. Without sign-in configu
 a banner says the Space is single-user, and everyone is the one local identity :data:`LOCAL_USER`.
 
 **Files.** Report plots go into a temporary folder (``eviscope-space-*``) removed when the app
-exits (:attr:`demo.workdir`, a :class:`tempfile.TemporaryDirectory`); an upload is removed from
-gradio's upload folder once its submission is handled (recorded or refused), and uploads never
-submitted are removed by gradio after :data:`UPLOAD_MAX_AGE_S` (``delete_cache``).
+exits (:attr:`demo.workdir`, a :class:`tempfile.TemporaryDirectory`). Uploads, submitted or not,
+are removed from gradio's upload folder once older than :attr:`Limits.upload_max_age_s`, and all at
+exit (gradio's ``delete_cache``); not by the handler, as gradio gives uploads of the same content
+one path, which a concurrent submission may still be reading.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ from typing import Any
 
 import gradio as gr
 import pandas as pd
-from gradio.utils import get_upload_folder
 
 from eviscope.core.errors import EviScopeError, plain
 from eviscope.core.registry import AnnotationField, annotated, browse_filters, for_config
@@ -55,13 +55,10 @@ from eviscope.space.limits import Limits
 from eviscope.space.safe import html_text, markdown_text
 from eviscope.space.submissions import render_report, score_submission
 
-__all__ = ["CSS", "LOCAL_USER", "UPLOAD_MAX_AGE_S", "build_demo", "signin_configured"]
+__all__ = ["CSS", "LOCAL_USER", "build_demo", "signin_configured"]
 
 LOCAL_USER = "local"
 """Everyone's identity when the Space runs without Hugging Face sign-in (single-user)."""
-
-UPLOAD_MAX_AGE_S = 600
-"""An upload never submitted is removed from gradio's upload folder after this many seconds."""
 
 SINGLE_USER_BANNER = (
     f"**Single-user mode.** This Space runs without Hugging Face sign-in, so every visitor is the one "
@@ -193,17 +190,14 @@ def build_demo(
     ) -> tuple[str, str, list[str]]:
         if not upload:
             raise EviScopeError("no file uploaded: choose a predictions JSONL file")
+        rows = rows_of(config)
+        user = user_of(profile, "submit")
         try:
-            rows = rows_of(config)
-            user = user_of(profile, "submit")
-            try:
-                size = Path(upload).stat().st_size
-            except OSError as err:
-                raise EviScopeError(f"cannot read the upload: {err.strerror or err}") from None
-            limits.admit(user, size)
-            sub = score_submission(config, system, upload, rows)
-        finally:
-            _remove_upload(upload)
+            size = Path(upload).stat().st_size
+        except OSError as err:
+            raise EviScopeError(f"cannot read the upload ({err.strerror or err}); upload it again") from None
+        limits.admit(user, size)
+        sub = score_submission(config, system, upload, rows)
         recorded = store.add(sub.record())  # one EviScopeError line, and nothing recorded, if it fails
         shown = f"**{markdown_text(sub.system)}** on {markdown_text(config)} (submission {sub.id})"
         status = f"Recorded {shown}." if recorded else f"This file was already recorded for {shown}."
@@ -330,7 +324,8 @@ def build_demo(
     # --- Layout -------------------------------------------------------------------------------
 
     initial_table, initial_note = do_browse(first, *(browse.ANY for _ in filters), "")
-    with gr.Blocks(title="EviScope Space", delete_cache=(UPLOAD_MAX_AGE_S, UPLOAD_MAX_AGE_S)) as demo:
+    max_age = limits.upload_max_age_s
+    with gr.Blocks(title="EviScope Space", delete_cache=(min(60, max_age), max_age)) as demo:
         gr.Markdown(
             "# EviScope\nDoes a grounded model respond to its evidence for the right reasons? "
             "Browse the quartets and ForceBench pairs, submit predictions, compare systems."
@@ -445,17 +440,6 @@ def build_demo(
             k_button.click(do_agreement, [a_benchmark], [k_summary, k_pairs, k_queue], api_name="agreement")
     demo.workdir = workdir  # type: ignore[attr-defined]
     return demo
-
-
-def _remove_upload(upload: str) -> None:
-    """Remove a handled upload from gradio's upload folder (never a file elsewhere: a caller's own)."""
-    path = Path(upload).resolve()
-    if Path(get_upload_folder()).resolve() in path.parents:
-        try:
-            path.unlink(missing_ok=True)
-            path.parent.rmdir()  # gradio gives each upload a folder of its own
-        except OSError as err:
-            log.warning("could not remove a handled upload: %r", err)
 
 
 def _annotation_input(field: AnnotationField) -> gr.components.Component:
