@@ -19,6 +19,7 @@ an interrupt, a SIGTERM (how the Hub and ``kill`` stop it), or the end of the pr
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import signal
 import sys
@@ -78,6 +79,7 @@ def main(argv: list[str] | None = None, *, block: bool = True) -> gr.Blocks:
         )
     except EviScopeError as err:
         raise SystemExit(f"error: {err}") from None
+    gc.freeze()  # the rows, read once and kept: no collection traverses them again
     if block:
         signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
