@@ -12,10 +12,10 @@ padded to fill the file; each under a new system name, so each is recorded) and 
 process's resident memory (``VmRSS``) after start, after each submission and after a leaderboard
 view, then prints the growth per accepted submission (target: none, i.e. under 5 MiB, as the
 store keeps a summary of each result, not its predictions). ``--baseline CHECKOUT`` measures the
-app and library of another checkout (``/work/main``, say) the same way, side by side.
+app and library of another checkout (the main branch, say) the same way, side by side.
 
     python benchmarks/space.py [--dataset dataset] [--warmup 3] [--runs 10]
-    python benchmarks/space.py --memory 10 [--baseline /work/main]
+    python benchmarks/space.py --memory 10 [--baseline OTHER_CHECKOUT]
 """
 
 from __future__ import annotations
