@@ -134,6 +134,19 @@ def test_what_a_user_typed_is_escaped_in_every_error_toast(tmp_path: Path) -> No
         assert "<" not in message and "&lt;a href=https://evil.example/fix&gt;" in message
 
 
+def test_the_metric_spaces_widget_escapes_the_ids_it_was_given_in_its_error() -> None:
+    import evaluate
+
+    from eviscope.space.metric_widget import build_widget
+
+    module = evaluate.load(str(Path(__file__).resolve().parents[1] / "metrics" / "eviscope_metric"))
+    widget = build_widget(module, title="EviScope")
+    (compute,) = [fn.fn for fn in widget.fns.values() if fn.api_name == "compute"]
+    prediction = {"id": EVIL, "action": "answer", "answer": "x"}
+    message = error_of(lambda: compute(json.dumps([prediction]), json.dumps(hand_rows()[:1])))
+    assert "<" not in message and "&lt;a href=https://evil.example/fix&gt;" in message
+
+
 def test_ids_and_names_an_upload_brings_are_escaped_in_errors_and_reports(tmp_path: Path) -> None:
     api, _ = space(tmp_path)
     predictions = [{**p, "id": EVIL} if i == 0 else p for i, p in enumerate(hand_predictions())]
