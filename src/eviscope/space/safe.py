@@ -7,8 +7,10 @@ sheet (a CSV file that people open in a spreadsheet) is neutralized where it is 
 
 >>> html_text("<a href=https://evil.example/fix>fix</a><img src=x>")
 '&lt;a href=https://evil.example/fix&gt;fix&lt;/a&gt;&lt;img src=x&gt;'
->>> markdown_text("[fix](https://evil.example) **x**")
-'\\\\[fix\\\\]\\\\(https\\\\:\\\\/\\\\/evil\\\\.example\\\\) \\\\*\\\\*x\\\\*\\\\*'
+>>> print(markdown_text("[fix](https://evil.example) **x** www.evil.example a@b.example"))
+\\[fix\\](https\\://evil.example) \\*\\*x\\*\\* www\\.evil.example a\\@b.example
+>>> markdown_text("gpt-4 (cot) v1.1")
+'gpt-4 (cot) v1.1'
 >>> csv_cell("=HYPERLINK(1)"), csv_cell("-3"), csv_cell("plain"), csv_cell("'quoted")
 ("'=HYPERLINK(1)", "'-3", 'plain', "''quoted")
 >>> [csv_value(csv_cell(v)) for v in ("=1+1", "@SUM(A1)", "\\tx", "'x", "x")]
@@ -26,8 +28,10 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """How a spreadsheet cell that it would run as a formula starts (OWASP, "CSV injection")."""
 
 _QUOTE = "'"
-_MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
-"""Every ASCII punctuation character: CommonMark lets each be escaped with a backslash."""
+_MARKUP = re.compile(r"([\\`*_\[\]<>!|~&:@])|(?<=www)(\.)", re.IGNORECASE)
+"""What can make markup inside a line: emphasis, code, links, images, raw HTML, entities, tables,
+strikethrough, and GitHub's bare-URL (``https:``, ``www.``) and e-mail links. (What only counts at
+the start of a line, ``#``, ``-``, ``1.``, is left: user text is never put there.)"""
 
 
 def html_text(text: str) -> str:
@@ -39,9 +43,10 @@ def html_text(text: str) -> str:
 
 
 def markdown_text(text: str) -> str:
-    """``text`` as Markdown text: every punctuation character backslash-escaped, so it makes no
-    emphasis, link, image, raw HTML or bare-URL link, and shows as typed."""
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", text)
+    """``text`` as Markdown text inside a line: each character that could make markup
+    backslash-escaped, so it makes no emphasis, link, image, raw HTML or bare-URL link, and shows
+    as typed; the rest (``-``, ``.``, parentheses) is left as it is, for API clients to read."""
+    return _MARKUP.sub(lambda m: "\\" + m.group(0), text)
 
 
 def csv_cell(value: str) -> str:
