@@ -219,6 +219,10 @@ def test_a_second_signed_in_user_cannot_read_or_overwrite_the_first_ones_sheet(t
     assert not any(word in seen for word in ("bob", "reject", "ambiguous", "accept"))
     with pytest.raises(gr.Error, match="carol has annotated no forcebench row yet"):
         api["agreement"]("forcebench", profile("carol"))
+    # another's sheet that cannot be read (edited by hand) is left out, naming no one to Alice
+    (results / "annotations" / "forcebench" / "dave.csv").write_text("id,nonsense\nx,y\n")
+    summary, pairs, _ = api["agreement"]("forcebench", alice)
+    assert pairs.values.tolist() == [["annotator 1", 1, 0.0, 1]] and "dave" not in summary
 
 
 @pytest.mark.usefixtures("on_hub")

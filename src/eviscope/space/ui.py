@@ -322,11 +322,14 @@ def build_demo(
         mine = annotations.sheet(benchmark, me, pool)
         if not mine:
             raise EviScopeError(f"{me} has annotated no {benchmark} row yet")
-        others = [
-            annotations.sheet(benchmark, name, pool)
-            for name in annotations.annotators(benchmark)
-            if name != me
-        ]
+        others = []
+        for name in annotations.annotators(benchmark):
+            if name == me:
+                continue
+            try:
+                others.append(annotations.sheet(benchmark, name, pool))
+            except EviScopeError as err:  # another's sheet the store cannot read: not theirs to see
+                log.warning("agreement of %s: a sheet left out: %s", me, err)
         lines, queued = own_agreement(benchmark, mine, others, pool)
         summary = (
             f"{len(mine)} rows annotated by {markdown_text(me)}; {len(lines)} other annotators share "
