@@ -13,6 +13,8 @@ import csv
 import io
 import json
 import logging
+import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Callable
@@ -418,6 +420,13 @@ def test_the_app_escapes_its_errors_says_single_user_and_leaves_no_temporary_fil
 
     tmp, uploads = tmp_path / "tmp", tmp_path / "uploads"
     tmp.mkdir()
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, check=True
+    )
+    killed = tmp / f"eviscope-space-{int(gone.stdout)}-left"  # a Space SIGKILLed: no cleanup ran
+    (killed / "plot.png").parent.mkdir()
+    (killed / "plot.png").write_bytes(b"png")
+    (tmp / "eviscope-space-unrelated").mkdir()  # not a Space's (no process id): never touched
     env = {
         "TMPDIR": str(tmp),
         "GRADIO_TEMP_DIR": str(uploads),
@@ -425,7 +434,8 @@ def test_the_app_escapes_its_errors_says_single_user_and_leaves_no_temporary_fil
     }
     server = SpaceServer(built_dataset, tmp_path / "results", tmp_path / "space.log", env=env)
     try:
-        assert len(list(tmp.glob("eviscope-space-*"))) == 1  # the plots folder of this run
+        assert not killed.exists()  # removed at start, its process being gone
+        (mine,) = tmp.glob(f"eviscope-space-{server.process.pid}-*")  # the plots folder of this run
         client = Client(server.url, verbose=False)
         with pytest.raises(AppError) as failure:
             client.predict(CONFIG, EVIL, api_name="/show")
@@ -451,7 +461,7 @@ def test_the_app_escapes_its_errors_says_single_user_and_leaves_no_temporary_fil
     finally:
         server.stop()
     assert server.process.returncode is not None
-    assert list(tmp.glob("eviscope-space-*")) == []  # removed at exit (SIGTERM)
+    assert not mine.exists() and [p.name for p in tmp.iterdir()] == ["eviscope-space-unrelated"]
     assert not Path(left).exists()  # and whatever is left, at exit
 
 

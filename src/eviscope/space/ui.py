@@ -15,8 +15,9 @@ never a typed name, and sees only their own sheet; submitting needs sign-in too,
 limits (:mod:`eviscope.space.limits`) count by username. Without sign-in configured (a local run),
 a banner says the Space is single-user, and everyone is the one local identity :data:`LOCAL_USER`.
 
-**Files.** Report plots go into a temporary folder (``eviscope-space-*``) removed when the app
-exits (:attr:`demo.workdir`, a :class:`tempfile.TemporaryDirectory`). Uploads, submitted or not,
+**Files.** Report plots go into a temporary folder (``eviscope-space-PID-*``) removed when the app
+exits (:attr:`demo.workdir`, a :class:`tempfile.TemporaryDirectory`); one left by a Space that was
+killed outright (SIGKILL: no cleanup can run) is removed by the next start, once its process is gone. Uploads, submitted or not,
 are removed from gradio's upload folder once older than :attr:`Limits.upload_max_age_s`, and all at
 exit (gradio's ``delete_cache``); not by the handler, as gradio gives uploads of the same content
 one path, which a concurrent submission may still be reading.
@@ -31,6 +32,7 @@ import inspect
 import logging
 import math
 import os
+import shutil
 import tempfile
 import threading
 from collections.abc import Callable
@@ -62,6 +64,9 @@ __all__ = ["CSS", "LOCAL_USER", "build_demo", "signin_configured"]
 
 LOCAL_USER = "local"
 """Everyone's identity when the Space runs without Hugging Face sign-in (single-user)."""
+
+WORKDIR_PREFIX = "eviscope-space-"
+"""A Space's temporary folder is ``$TMPDIR/eviscope-space-PID-*``, PID the process that made it."""
 
 RELEASE_AFTER_BYTES = 2**20
 """After a submission this large or larger, the memory it freed is given back to the system."""
@@ -134,7 +139,8 @@ def build_demo(
     for config in configs:  # read every config once, before the first visitor
         source.rows(config)
     first = configs[0]
-    workdir = tempfile.TemporaryDirectory(prefix="eviscope-space-")
+    _sweep_workdirs(Path(tempfile.gettempdir()))
+    workdir = tempfile.TemporaryDirectory(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-")
     plots_dir = Path(workdir.name)
 
     def user_of(profile: gr.OAuthProfile | None, doing: str) -> str:
@@ -458,6 +464,26 @@ def build_demo(
             k_button.click(do_agreement, [a_benchmark], [k_summary, k_pairs, k_queue], api_name="agreement")
     demo.workdir = workdir  # type: ignore[attr-defined]
     return demo
+
+
+def _sweep_workdirs(root: Path) -> None:
+    """Remove the temporary folders of Spaces whose process is gone (killed before any cleanup)."""
+    for folder in root.glob(f"{WORKDIR_PREFIX}*-*"):
+        pid = folder.name.removeprefix(WORKDIR_PREFIX).split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        log.info("removed %s, left by a Space that is gone", folder)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def _size(path: str) -> int:
