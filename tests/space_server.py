@@ -65,11 +65,12 @@ def _wait_until_up(url: str, alive: Callable[[], bool], log: Path, stop: Callabl
 class SpaceServer:
     """One running app process: ``url``, and its log for failure messages."""
 
-    def __init__(self, dataset: Path, results: Path, log: Path) -> None:
+    def __init__(self, dataset: Path, results: Path, log: Path, env: dict[str, str] | None = None) -> None:
+        """``env``: variables to set for the app besides the offline ones (``TMPDIR``, limits…)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.log = log
-        env = _environment()
+        env = {**_environment(), **(env or {})}
         args = [sys.executable, str(APP), "--dataset", str(dataset), "--results", str(results)]
         with log.open("ab") as out:
             self.process = subprocess.Popen(

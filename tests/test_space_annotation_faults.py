@@ -161,20 +161,20 @@ def test_the_annotate_tab_shows_a_failed_save_as_its_one_line(
     demo = build_demo(FakeSource(), LocalResultStore(tmp_path / "results"), AnnotationStore(folder))  # type: ignore[arg-type]
     api = {fn.api_name: fn.fn for fn in demo.fns.values() if fn.api_name}
     no_forcebench = ["accept_force_gap", *[""] * 8]
-    row_id, _, progress, _ = api["annotate_next"]("forcebench", "ann-a")
+    row_id, _, progress, _ = api["annotate_next"]("forcebench", None)
     assert progress.startswith("0 of")
-    next_id, _, progress, _ = api["annotate_save"]("forcebench", "ann-a", row_id, *[""] * 4, *no_forcebench)
+    next_id, _, progress, _ = api["annotate_save"]("forcebench", None, row_id, *[""] * 4, *no_forcebench)
     assert progress.startswith("1 of")
     before = snapshot(folder)
     for make, reason in FAULTS.values():
         make(monkeypatch, folder)
         with pytest.raises(gr.Error) as failure:
-            api["annotate_save"]("forcebench", "ann-a", next_id, *[""] * 4, *no_forcebench)
+            api["annotate_save"]("forcebench", None, next_id, *[""] * 4, *no_forcebench)
         assert failure.value.message == REFUSED.format(row=next_id, reason=reason)
-        assert api["annotate_next"]("forcebench", "ann-a")[0] == next_id  # the tab still serves
+        assert api["annotate_next"]("forcebench", None)[0] == next_id  # the tab still serves
         monkeypatch.undo()
         assert snapshot(folder) == before
-    _, _, progress, _ = api["annotate_save"]("forcebench", "ann-a", next_id, *[""] * 4, *no_forcebench)
+    _, _, progress, _ = api["annotate_save"]("forcebench", None, next_id, *[""] * 4, *no_forcebench)
     assert progress.startswith("2 of")
 
 

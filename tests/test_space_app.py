@@ -18,8 +18,10 @@ from gradio_client import Client, handle_file  # noqa: E402
 from gradio_client.exceptions import AppError  # noqa: E402
 from space_server import SpaceServer  # noqa: E402
 
-from eviscope.core.registry import browse_filters  # noqa: E402
+from eviscope.core.registry import annotated, browse_filters  # noqa: E402
+from eviscope.space.annotation import AnnotationStore  # noqa: E402
 from eviscope.space.submissions import MAX_BYTES  # noqa: E402
+from eviscope.space.ui import LOCAL_USER  # noqa: E402
 from eviscope.suites.eviscope.dataset import load_rows  # noqa: E402
 from eviscope.suites.eviscope.paired import compare  # noqa: E402
 from eviscope.suites.eviscope.reference_systems import predict  # noqa: E402
@@ -30,6 +32,7 @@ from eviscope.suites.forcebench.rows import read_rows  # noqa: E402
 CONFIG = "eviscope-v1.1"
 NO_FORCEBENCH_VERDICT: list[str | None] = [None, "", "", "", "", "", "", "", ""]
 NO_EVISCOPE_VERDICT: list[str | None] = [None, "", "", ""]
+FLOWS = annotated()
 
 
 def write_jsonl(path: Path, objects: list[dict[str, Any]]) -> Path:
@@ -254,33 +257,45 @@ def test_two_systems_compared_with_the_library_mcnemar_and_bootstrap(
         client.predict(CONFIG, "lexical", "nobody", api_name="/compare")
 
 
-def test_double_annotation_keeps_sheets_apart_and_queues_disagreements(space: tuple[Client, Path]) -> None:
+def test_annotation_without_sign_in_is_one_local_sheet_and_agreement_names_no_one(
+    space: tuple[Client, Path], built_dataset: Path
+) -> None:
+    """Run locally (no OAuth), the Space is single-user: every verdict goes into the local user's
+    sheet; the agreement view compares it with the other sheets (here one written beside it, as a
+    results repo would restore it) without naming their annotators or showing their verdicts."""
     client, results = space
-    for annotator, decision in (("ann-a", "accept_force_gap"), ("ann-b", "reject_not_force_gap")):
-        row_id, view, progress, _ = client.predict("forcebench", annotator, api_name="/annotate_next")
-        assert "<b>raised_claim</b>" in view and progress.startswith("0 of")
-        verdict = [decision, *NO_FORCEBENCH_VERDICT[1:]]
-        if decision.startswith("reject"):
-            verdict[7] = "ambiguous"
-        next_id, _, progress, _ = client.predict(
-            "forcebench", annotator, row_id, *NO_EVISCOPE_VERDICT, *verdict, api_name="/annotate_save"
-        )
-        assert progress.startswith("1 of") and next_id != row_id
-    sheets = sorted(p.name for p in (results / "annotations" / "forcebench").glob("*.csv"))
-    assert sheets == ["ann-a.csv", "ann-b.csv"]
-    assert "accept_force_gap" in (results / "annotations" / "forcebench" / "ann-a.csv").read_text()
-    assert "accept_force_gap" not in (results / "annotations" / "forcebench" / "ann-b.csv").read_text()
-    summary, queue = client.predict("forcebench", "ann-a", "ann-b", api_name="/agreement")
-    assert "over 1 shared rows" in summary and "1 rows to adjudicate" in summary
-    assert queue["data"] == [[row_id, "decisions differ: accept_force_gap / reject_not_force_gap"]]
+    row_id, view, progress, _ = client.predict("forcebench", api_name="/annotate_next")
+    assert "<b>raised_claim</b>" in view and progress == f"0 of {progress.split(' of ')[1]}"
+    next_id, _, progress, _ = client.predict(
+        "forcebench",
+        row_id,
+        *NO_EVISCOPE_VERDICT,
+        "accept_force_gap",
+        *NO_FORCEBENCH_VERDICT[1:],
+        api_name="/annotate_save",
+    )
+    assert (
+        progress.startswith("1 of") and progress.endswith(f"annotated by {LOCAL_USER}") and next_id != row_id
+    )
+    sheets = results / "annotations" / "forcebench"
+    assert sorted(p.name for p in sheets.glob("*.csv")) == [f"{LOCAL_USER}.csv"]
+    assert "accept_force_gap" in (sheets / f"{LOCAL_USER}.csv").read_text()
 
-    row_id, view, _, _ = client.predict("eviscope", "ann-a", api_name="/annotate_next")
+    rows = FLOWS["forcebench"].candidates(read_rows(built_dataset))
+    row = next(r for r in rows if r["id"] == row_id)
+    verdict = {"decision": "reject_not_force_gap", "boundary_type": "ambiguous", "notes": "ann-b thinks so"}
+    AnnotationStore(results / "annotations").save("forcebench", "ann-b", row, verdict, rows)
+    summary, pairs, queue = client.predict("forcebench", api_name="/agreement")
+    assert summary.startswith(f"1 rows annotated by {LOCAL_USER}; 1 other annotators share rows")
+    assert pairs["data"] == [["annotator 1", 1, 0.0, 1]] and queue["data"] == [[row_id, 1]]
+    assert not any(word in json.dumps([summary, pairs, queue]) for word in ("ann-b", "reject", "ambiguous"))
+
+    row_id, view, _, _ = client.predict("eviscope", api_name="/annotate_next")
     assert "document 1" in view and not re.search(r"doc-[0-9a-f]{8}", view)  # blind to document ids and role
     assert not any(v in view for v in ("sufficient", "insufficient", "conflicting", "expected"))
     with pytest.raises(AppError, match=f"row {row_id}: field action"):
         client.predict(
             "eviscope",
-            "ann-a",
             row_id,
             *NO_EVISCOPE_VERDICT,  # no action chosen
             *NO_FORCEBENCH_VERDICT,

@@ -80,7 +80,10 @@ def test_stores_record_once_refuse_a_taken_name_and_keep_results(kind: str, tmp_
     assert store.add(record("a")) is False  # the same upload again
     with pytest.raises(EviScopeError, match="system name 'a' already has a result on c"):
         store.add(record("a", "other content"))
-    assert open_store().records("c") == [record("a")]  # a fresh store (a restart) reads it back
+    fresh = open_store()  # a restart reads it back: a summary in memory, the whole record on demand
+    summary = {k: v for k, v in record("a").items() if k != "predictions"}
+    assert fresh.records("c") == [summary]
+    assert fresh.full(summary) == record("a")
     assert open_store().records("other-config") == []
 
 

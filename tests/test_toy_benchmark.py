@@ -79,4 +79,4 @@ def test_the_toy_benchmark_builds_runs_scores_and_shows_in_the_space(toy, tmp_pa
     assert note == "6 of 6 rows match"
     # annotation is optional: the toy declares none, so the Annotate tab refuses it by name
     with pytest.raises(Exception, match="no annotation flow for 'toy'; choose one of eviscope, forcebench"):
-        api["annotate_next"]("toy", "ann-a")
+        api["annotate_next"]("toy")

@@ -3,7 +3,12 @@
 reads, and how agreement is measured); each annotator's sheet stored apart, and read back by the one
 reader of every benchmark's sheets, :func:`~eviscope.core.registry.read_verdicts`.
 
-Annotators see only their own sheet. Sheets live in ``<folder>/<benchmark>/<annotator>.csv`` and are
+An annotator is who signed in (the Hub's username; ``eviscope.space.ui``), and sees and changes only
+their own sheet; of the others they see agreement figures, never a name or a verdict
+(:func:`own_agreement`). A sheet is a CSV file that people open in spreadsheets: a cell that starts
+like a formula (``=``, ``+``, ``-``, ``@``, tab, CR) is written with a leading ``'``
+(:func:`~eviscope.space.safe.csv_cell`, the OWASP rule), and read back as typed. Sheets live in
+``<folder>/<benchmark>/<annotator>.csv`` and are
 rewritten on every verdict, under a file lock, as the results store writes a result
 (``eviscope.space.storage``: a temporary file, fsynced, then renamed): a Space killed at any moment
 leaves each sheet old or new, whole, and the temporary files of cut-short writes are removed at the
@@ -33,14 +38,16 @@ from pydantic import BaseModel, ValidationError
 
 from eviscope.core.errors import EviScopeError, field_error
 from eviscope.core.registry import AnnotationFlow, annotated, read_verdicts
+from eviscope.space.safe import csv_cell, csv_value
 from eviscope.space.storage import LOCK_TIMEOUT_S, HubMirror, describe_failure, sweep, write_atomically
 from eviscope.suites.forcebench.annotation import stable_hash
 
-__all__ = ["AnnotationStore", "agreement", "flow", "queue_order"]
+__all__ = ["AnnotationStore", "agreement", "flow", "own_agreement", "queue_order"]
 
 HUB_FOLDER = "annotations"
 """Where the sheets live in the results repo: ``annotations/<benchmark>/<annotator>.csv``."""
-ANNOTATOR_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
+ANNOTATOR_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+"""An annotator (a Hub username, which names the sheet's file): no path, no hidden file."""
 Row = Mapping[str, Any]
 
 log = logging.getLogger(__name__)
@@ -59,8 +66,15 @@ def _failure(err: OSError) -> str:
 def _check_annotator(name: str | None) -> str:
     name = (name or "").strip()
     if not ANNOTATOR_NAME.fullmatch(name):
-        raise EviScopeError(f"annotator name {name[:40]!r}: use 1–32 letters, digits, _ or -")
+        raise EviScopeError(
+            f"annotator name {name[:40]!r}: use 1–64 letters, digits, ., _ or -, starting with a letter or digit"
+        )
     return name
+
+
+def _cell(value: Any) -> str:
+    """A sheet cell as written: formula starts neutralized (a missing value is empty)."""
+    return csv_cell("" if value is None else str(value))
 
 
 def queue_order(rows: Sequence[Row], seed: int = 0) -> list[Row]:
@@ -197,7 +211,7 @@ class AnnotationStore:
                     f"{where}: line {number} has {len(record)} fields, not {len(names)}; "
                     "tell the Space's maintainers"
                 )
-            out.append((number, dict(zip(names, record, strict=True))))
+            out.append((number, dict(zip(names, map(csv_value, record), strict=True))))
         return out
 
     def _warn(self, path: Path, message: str) -> None:
@@ -229,11 +243,12 @@ class AnnotationStore:
                 verdicts[row["id"]] = verdict
                 out = io.StringIO()
                 columns = ("id", *flow(benchmark).sheet_columns)
-                writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore")
+                writer = csv.DictWriter(out, fieldnames=columns)
                 writer.writeheader()
                 for row_id, v in verdicts.items():
                     answered = {f"annotation_{k}": val for k, val in v.model_dump().items() if k != "id"}
-                    writer.writerow({**by_id.get(row_id, {}), **answered, "id": row_id})
+                    line = {**by_id.get(row_id, {}), **answered, "id": row_id}
+                    writer.writerow({name: _cell(line.get(name)) for name in columns})
                 write_atomically(path, out.getvalue().encode("utf-8"))
             if self.mirror:
                 self.mirror.written()
@@ -253,3 +268,23 @@ def agreement(
     if not shared:
         raise EviScopeError("the two annotators share no annotated row yet")
     return flow(benchmark).agreement(a, b, shared)
+
+
+def own_agreement(
+    benchmark: str, mine: Mapping[str, Any], others: Sequence[Mapping[str, Any]], rows: Sequence[Row]
+) -> tuple[list[list[Any]], list[list[Any]]]:
+    """What a signed-in annotator may see of the agreement: for each other sheet sharing rows with
+    ``mine`` (unnamed, in the order given), the rows shared, Cohen's kappa and how many of them are
+    to adjudicate; and the annotator's own rows in some adjudication queue, each with the number of
+    other annotators it is queued with. No other annotator's name or verdict, nor a queue's reason
+    (which quotes both verdicts, and for EviScope the gold action)."""
+    lines, queued = [], dict.fromkeys([row["id"] for row in rows if row["id"] in mine], 0)
+    for other in others:
+        shared = [row for row in rows if row["id"] in mine and row["id"] in other]
+        if not shared:
+            continue
+        kappa, queue = flow(benchmark).agreement(mine, other, shared)
+        lines.append([f"annotator {len(lines) + 1}", len(shared), kappa, len(queue)])
+        for row_id, _ in queue:
+            queued[row_id] += 1
+    return lines, [[row_id, n] for row_id, n in queued.items() if n]

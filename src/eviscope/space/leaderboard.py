@@ -9,8 +9,14 @@ recorded is not recorded again, and a system name is taken once per config.
 A Space killed at any moment leaves a consistent store: a submission's file is either complete or
 absent (temporary files are never listed, and the next start removes them), the lock is an
 ``flock`` that dies with its holder, and a file that does not hold a complete record is left out of
-the leaderboard (with a warning) rather than breaking it. A write that fails (read-only folder,
-full disk, a lock held too long) is one :class:`EviScopeError` line, and nothing is recorded.
+the leaderboard (with a warning) rather than breaking it; so is a record whose result lacks a metric
+of its benchmark's leaderboard (an older format, a hand edit in the results repo). A write that
+fails (read-only folder, full disk, a lock held too long) is one :class:`EviScopeError` line, and
+nothing is recorded.
+
+What the store keeps in memory is each record's summary (everything but its predictions: a few
+kilobytes, however large the upload was); the predictions are read from the store again when a
+comparison needs them (:meth:`ResultStore.full`).
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ __all__ = [
     "ResultStore",
     "compare_table",
     "leaderboard_columns",
+    "leaderboard_lines",
     "leaderboard_plot",
     "leaderboard_table",
 ]
@@ -63,6 +70,8 @@ RECORD_FIELDS: dict[str, type] = {
     "predictions": list,
 }
 """What every stored record holds (``Submission.record()`` adds the file name)."""
+HEAVY_FIELDS = ("predictions",)
+"""What a record's summary leaves out, read again from the store when needed."""
 
 log = logging.getLogger(__name__)
 
@@ -145,7 +154,8 @@ class ResultStore:
         return True
 
     def records(self, config: str) -> list[dict[str, Any]]:
-        """Every complete recorded submission of ``config``, oldest first.
+        """The summary (the record without its predictions) of every complete recorded submission
+        of ``config``, oldest first.
 
         A file that does not hold one (cut short, edited by hand, not JSON) is left out, with a
         warning in the log, and is replaced when the same upload is submitted again.
@@ -157,11 +167,26 @@ class ResultStore:
                     record = self._load(name)
                     if record is None:
                         continue
-                    self._cache[name] = record
+                    self._cache[name] = {k: v for k, v in record.items() if k not in HEAVY_FIELDS}
                 out.append(self._cache[name])
         except OSError as err:
             raise EviScopeError(f"could not read the results of {config}: {_failure(err)}") from None
         return sorted(out, key=lambda r: (r["submitted_at"], r["id"]))
+
+    def full(self, summary: Mapping[str, Any]) -> dict[str, Any]:
+        """The whole record (with its predictions) of a summary :meth:`records` gave."""
+        name = f"{summary['config']}/{summary['id']}.json"
+        try:
+            record = self._load(name)
+        except OSError as err:
+            raise EviScopeError(
+                f"could not read the result of {summary['system']}: {_failure(err)}"
+            ) from None
+        if record is None:
+            raise EviScopeError(
+                f"the stored result of {summary['system']} is not complete; see the Space's log"
+            )
+        return record
 
     def _load(self, name: str) -> dict[str, Any] | None:
         try:
@@ -254,18 +279,52 @@ class HubResultStore(ResultStore):
 
 # --- Tables ---------------------------------------------------------------------------------------
 
+_SKIPPED_LINES: set[tuple[str, str]] = set()
+"""Records already logged as left off the leaderboard (one warning each, not one per view)."""
+
+
+def _number(value: Any) -> bool:
+    """A leaderboard cell: a number, or None where the metric is undefined."""
+    return value is None or (isinstance(value, int | float) and not isinstance(value, bool))
+
+
+def leaderboard_lines(
+    config: str, records: Sequence[Mapping[str, Any]]
+) -> list[tuple[Mapping[str, Any], dict[str, Any]]]:
+    """Each record with its leaderboard cells (the config's benchmark reads them from its result).
+
+    A record whose result lacks one (an older format, a hand edit in the results repo) is left
+    out, with one warning in the log naming it and what is missing, so the rest still shows."""
+    view = for_config(config).space
+    out = []
+    for record in records:
+        try:
+            line = view.leaderboard_line(record["result"])
+            problem = next((f"{k} is {v!r}, not a number" for k, v in line.items() if not _number(v)), None)
+        except (LookupError, TypeError, ValueError) as err:
+            problem = f"it lacks {err!r}"
+        if problem is None:
+            out.append((record, line))
+            continue
+        where = f"{config}/{record.get('id')}.json ({record.get('system')!r})"
+        if (where, problem) not in _SKIPPED_LINES:
+            _SKIPPED_LINES.add((where, problem))
+            log.warning("results store: %s is left off the leaderboard: its result: %s", where, problem)
+    return out
+
 
 def leaderboard_table(
     config: str, records: Sequence[Mapping[str, Any]], query: str = "", sort_by: str | None = None
 ) -> pd.DataFrame:
     """One line per system with the headline metrics of the config's benchmark, filtered by a
-    system-name substring and sorted by a column (best first: ascending where lower is better)."""
+    system-name substring and sorted by a column (best first: ascending where lower is better);
+    a record without those metrics is left out (:func:`leaderboard_lines`)."""
     view = for_config(config).space
     needle = query.strip().casefold()
     table = pd.DataFrame(
         [
-            {"system": r["system"], **view.leaderboard_line(r["result"]), "submitted": r["submitted_at"]}
-            for r in records
+            {"system": r["system"], **line, "submitted": r["submitted_at"]}
+            for r, line in leaderboard_lines(config, records)
             if needle in r["system"].casefold()
         ],
         columns=["system", *view.leaderboard_columns, "submitted"],

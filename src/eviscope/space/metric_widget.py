@@ -4,7 +4,8 @@
 earlier) build the page with ``gr.inputs``, which Gradio 4 removed; so the metric Spaces use this
 widget instead. Predictions and references go in as JSON text (a JSON list, or one JSON object per
 line), exactly what ``module.compute`` takes; the result comes back as JSON. A bad input is one line
-(the module's :class:`~eviscope.core.errors.EviScopeError`) shown to the user and to API clients.
+(the module's :class:`~eviscope.core.errors.EviScopeError`) shown to the user and to API clients,
+HTML-escaped, as gradio renders an error message as HTML and the line quotes the ids it was given.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import evaluate
 import gradio as gr
 
 from eviscope.core.errors import EviScopeError
+from eviscope.space.safe import html_text
 
 __all__ = ["build_widget", "parse_records"]
 
@@ -60,7 +62,7 @@ def build_widget(module: evaluate.EvaluationModule, *, title: str) -> gr.Blocks:
             )
         except (EviScopeError, ValueError, TypeError) as err:
             message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-            raise gr.Error(message, print_exception=False) from None
+            raise gr.Error(html_text(message), print_exception=False) from None
 
     with gr.Blocks(title=title) as demo:
         gr.Markdown(f"# {title}\n\n{module.description}")

@@ -18,7 +18,14 @@ from typing import Any
 from eviscope.core.errors import EviScopeError, plain
 from eviscope.core.registry import SpaceScore, for_config
 
-__all__ = ["MAX_BYTES", "Submission", "check_system_name", "render_report", "score_submission"]
+__all__ = [
+    "MAX_BYTES",
+    "Submission",
+    "check_system_name",
+    "render_report",
+    "score_submission",
+    "shown_file_name",
+]
 
 MAX_BYTES = 20 * 1024 * 1024
 """The largest upload accepted: a 4,000-row ``eviscope-xl`` file with quotes and usage is ~3 MB."""
@@ -99,9 +106,20 @@ def score_submission(
     )
 
 
+def shown_file_name(name: str) -> str:
+    """An upload's file name as a report shows it (in Markdown, inside and outside code spans):
+    anything but letters, digits, ``_``, ``.``, ``+``, ``(``, ``)`` and ``-`` becomes ``_``, so the
+    name can make no markup, link or image.
+
+    >>> shown_file_name("my run [v2](x)!.jsonl")
+    'my_run__v2_(x)_.jsonl'
+    """
+    return re.sub(r"[^\w.+()-]", "_", plain(name, 100))
+
+
 def render_report(sub: Submission, out_dir: Path) -> tuple[str, list[Path]]:
     """The submission's Markdown report and its plots (written into ``out_dir``), drawn by its
     benchmark from the library's report and plot functions."""
-    meta = {"config": sub.config, "system": sub.system, "predictions": sub.file}
+    meta = {"config": sub.config, "system": sub.system, "predictions": shown_file_name(sub.file)}
     scored = SpaceScore(sub.result, sub.predictions, sub.detail)
     return for_config(sub.config).space.report(meta, scored, out_dir)

@@ -278,7 +278,10 @@ class EviScopeSpace:
     def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
         preds = load_predictions(path, rows, source=source)
         scores = score_predictions(rows, preds)
-        return SpaceScore(scores.to_dict(), [p.model_dump(exclude_none=True) for p in preds], scores)
+        # ``action`` is kept when null (no decision): it is a required field, so a comparison that
+        # reads the stored predictions back accepts them
+        stored = [{**p.model_dump(exclude_none=True), "action": p.action} for p in preds]
+        return SpaceScore(scores.to_dict(), stored, scores)
 
     def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
         from eviscope.suites.eviscope.reports import (

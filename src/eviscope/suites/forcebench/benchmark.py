@@ -234,13 +234,15 @@ class ForceBenchSpace:
         return SpaceScore(result, [p.model_dump(exclude_none=True) for p in preds])
 
     def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
+        from eviscope.space.safe import markdown_text
         from eviscope.suites.eviscope.reports import format_value
         from eviscope.suites.forcebench.plots import axis_heatmap, mvr_fs_plane
 
         result = scored.result
         lines = [f"# ForceBench score: {meta['system']} ({meta['predictions']})", ""]
         lines += [f"- {key}: `{value}`" for key, value in meta.items()]
-        lines += [f"- units: {result['n']}, evaluators: {', '.join(result['evaluators'])}", ""]
+        evaluators = ", ".join(map(markdown_text, result["evaluators"]))  # names the upload chose
+        lines += [f"- units: {result['n']}, evaluators: {evaluators}", ""]
         lines += [
             "| slice | MVR (lower is better) | FS (higher is better) | LPR (lower is better) "
             "| CPA (higher is better) | contrast units | control units |",
