@@ -127,20 +127,6 @@ def _outside_the_benchmarks() -> list[Path]:
     ]
 
 
-NOT_YET_MOVED: dict[str, str] = {
-    "src/eviscope/space/annotation.py": "ForceBench's hash of an annotator's order",
-    "src/eviscope/space/browse.py": "EviScope's row view",
-}
-"""Modules that still name or import a benchmark, each moving into its benchmark's package (issue 26,
-after the work in flight on those files lands). The list only shrinks: an entry that no longer
-offends fails :func:`test_the_pending_list_only_shrinks`."""
-
-
-def _offences(path: Path, names: set[str]) -> list[str]:
-    source = path.read_text(encoding="utf-8")
-    return [f"line {line} {name!r}" for line, name in _names_used(source, names)] + _imports_a_benchmark(path)
-
-
 def _names() -> set[str]:
     """Every benchmark's and config's name, less the package's own name (the EviScope benchmark shares
     it, so a string scan cannot tell the two apart)."""
@@ -156,22 +142,15 @@ def test_nothing_outside_a_benchmark_names_a_benchmark_or_a_config() -> None:
     the rest of the suite asks the registry (``DEFAULT_CONFIG``, ``for_config``, ``benchmarks()``)."""
     names = _names()
     naming = {
-        rel: offences
+        path.relative_to(REPO).as_posix(): offences
         for path in _outside_the_benchmarks()
-        if (rel := path.relative_to(REPO).as_posix()) not in NOT_YET_MOVED
-        and (
+        if (
             offences := [
                 f"line {line} {name!r}" for line, name in _names_used(path.read_text("utf-8"), names)
             ]
         )
     }
     assert naming == {}
-
-
-def test_the_pending_list_only_shrinks() -> None:
-    names = _names()
-    moved = [rel for rel in NOT_YET_MOVED if not _offences(REPO / rel, names)]
-    assert moved == [], "no longer names or imports a benchmark: remove it from NOT_YET_MOVED"
 
 
 def test_the_benchmark_check_sees_names_compared_assigned_and_passed() -> None:
@@ -203,10 +182,9 @@ def test_no_module_outside_a_benchmark_imports_one() -> None:
     """Only a benchmark's own package imports it (at module level or inside a function); the runner,
     the Space, the release, the harness and the command line ask the registry."""
     importing = {
-        rel: names
+        path.relative_to(REPO).as_posix(): names
         for path in _outside_the_benchmarks()
-        if (rel := path.relative_to(REPO).as_posix()) not in NOT_YET_MOVED
-        and (names := _imports_a_benchmark(path))
+        if (names := _imports_a_benchmark(path))
     }
     assert importing == {}
 

@@ -6,11 +6,13 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 
 from eviscope.core.errors import EviScopeError
 
-__all__ = ["CONFIDENCE", "DEFAULT_DRAWS", "DEFAULT_SEED", "bootstrap_ci", "mcnemar_p"]
+__all__ = ["CONFIDENCE", "DEFAULT_DRAWS", "DEFAULT_SEED", "bootstrap_ci", "mcnemar_p", "stable_hash"]
 
 DEFAULT_DRAWS = 10_000
 DEFAULT_SEED = 0
@@ -46,3 +48,8 @@ def bootstrap_ci(
     tail = (1.0 - confidence) / 2.0 * 100.0
     low, high = np.percentile(means, [tail, 100.0 - tail])
     return float(low), float(high)
+
+
+def stable_hash(seed: int, row_id: str) -> str:
+    """The tie-breaking key of a row: independent of input order, fixed for a seed."""
+    return hashlib.sha256(f"{seed}\x1f{row_id}".encode()).hexdigest()

@@ -38,9 +38,9 @@ from pydantic import BaseModel, ValidationError
 
 from eviscope.core.errors import EviScopeError, field_error
 from eviscope.core.registry import AnnotationFlow, annotated, read_verdicts
+from eviscope.core.stats import stable_hash
 from eviscope.space.safe import csv_cell, csv_value
 from eviscope.space.storage import LOCK_TIMEOUT_S, HubMirror, describe_failure, sweep, write_atomically
-from eviscope.suites.forcebench.annotation import stable_hash
 
 __all__ = ["AnnotationStore", "agreement", "flow", "own_agreement", "queue_order"]
 

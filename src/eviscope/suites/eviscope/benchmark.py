@@ -321,7 +321,7 @@ class EviScopeSpace:
         return path
 
     def row_html(self, rows: Sequence[Mapping[str, Any]], row: Mapping[str, Any]) -> str:
-        from eviscope.space.browse import quartet_html
+        from eviscope.suites.eviscope.views import quartet_html
 
         return quartet_html(rows, row["quartet_id"])
 

@@ -12,7 +12,6 @@ Every choice among rows uses ``stable_hash(seed, id)``, so it does not depend on
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
@@ -20,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.stats import stable_hash
 from eviscope.suites.forcebench.lints import LOCALITY_LINTS, failed_lints
 from eviscope.suites.forcebench.rows import AXES, source_group
 
@@ -33,7 +33,6 @@ __all__ = [
     "disagreements",
     "flow_table",
     "locality_filter",
-    "stable_hash",
     "status_counts",
     "stratified_split",
 ]
@@ -101,11 +100,6 @@ class Annotation(BaseModel):
             if value:
                 row[name] = int(value) if name == "severity" else value
         return row
-
-
-def stable_hash(seed: int, row_id: str) -> str:
-    """The tie-breaking key of a row: independent of input order, fixed for a seed."""
-    return hashlib.sha256(f"{seed}\x1f{row_id}".encode()).hexdigest()
 
 
 def cohen_kappa(a: Mapping[str, Annotation], b: Mapping[str, Annotation]) -> float:

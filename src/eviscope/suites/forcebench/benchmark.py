@@ -277,7 +277,7 @@ class ForceBenchSpace:
         return mvr_fs_plane({r["system"]: r["result"] for r in records}, path)
 
     def row_html(self, rows: Sequence[Mapping[str, Any]], row: Mapping[str, Any]) -> str:
-        from eviscope.space.browse import pair_html
+        from eviscope.suites.forcebench.views import pair_html
 
         return pair_html(row)
 

@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
-from eviscope.suites.forcebench.annotation import cap_axes, locality_filter, stable_hash, stratified_split
+from eviscope.core.stats import stable_hash
+from eviscope.suites.forcebench.annotation import cap_axes, locality_filter, stratified_split
 from eviscope.suites.forcebench.rows import AXES, PAIR_TYPES
 
 __all__ = [
