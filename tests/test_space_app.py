@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import threading
@@ -84,8 +85,8 @@ def test_browse_filters_rows_and_shows_the_quartet_with_span_and_conflict_diff(
     assert {line[1] for line in table["data"]} == {"conflicting"}
     table, _ = client.predict(CONFIG, "any", "any", "any", "any", "SURRENDER", api_name="/browse")
     ids = {line[0] for line in table["data"]}
-    assert {f"q01-{v}" for v in ("sufficient", "noisy", "insufficient", "conflicting")} <= ids
-    assert "q02-sufficient" not in ids
+    assert {f"q02-{v}" for v in ("sufficient", "noisy", "insufficient", "conflicting")} <= ids
+    assert "q01-sufficient" not in ids
     table, _ = client.predict(CONFIG, "any", "any", "any", "any", "q05-noisy", api_name="/browse")
     assert [line[0] for line in table["data"]] == ["q05-noisy"]
     fb, _ = client.predict("forcebench", "any", "numeric", "2", "drafted", "", api_name="/browse")
@@ -110,7 +111,9 @@ def test_browse_filters_rows_and_shows_the_quartet_with_span_and_conflict_diff(
     for variant in ("sufficient", "noisy", "insufficient", "conflicting"):
         assert f"<h4>{variant}</h4>" in view
     assert "<mark>" in view  # the support span
-    assert "<del>308</del>" in view and "<ins>402</ins>" in view  # the conflict edit against the support
+    [conflicting] = [r for r in load_rows(CONFIG, built_dataset) if r["id"] == "q01-conflicting"]
+    # the conflict edit against the support: the gold struck, the built alternative marked
+    assert "<del>" in view and f"<ins>{html.escape(conflicting['conflict_answer'])}</ins>" in view
     pair = client.predict("forcebench", fb["data"][0][0], api_name="/show")
     assert "<mark>" in pair and ("<ins>" in pair or "<del>" in pair)  # span, and the force edit
 
