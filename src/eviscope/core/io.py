@@ -18,7 +18,10 @@ eviscope.core.errors.EviScopeError: p.jsonl line 1: longer than 8 bytes (the mos
 from __future__ import annotations
 
 import hashlib
+import os
+import secrets
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from pathlib import Path
 from typing import BinaryIO
 
@@ -75,3 +78,51 @@ def file_sha256(path: Path, chunk: int = MiB) -> str:
         while block := handle.read(chunk):
             digest.update(block)
     return digest.hexdigest()
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make a new or renamed entry of ``folder`` durable; best effort (some filesystems cannot sync a
+    folder), as the file is already in place."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_atomic(
+    target: Path,
+    data: str | bytes,
+    temp_prefix: str = ".partial-",
+    temp_suffix: str = ".tmp",
+    *,
+    temp: Path | None = None,
+) -> None:
+    """Replace ``target`` by ``data`` (text is written as UTF-8), whole or not at all: a temporary file
+    of its own beside it (``<temp_prefix><random><temp_suffix>``, created exclusively, mode 0644),
+    fsync, rename, folder fsync.
+
+    Raises the :class:`OSError` of a failed write after removing its temporary file; ``target`` is
+    then untouched. Concurrent writers never share a temporary file, unless the caller names one
+    (``temp``: a writer that holds its folder's lock, whose leftover a rerun simply overwrites).
+    """
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temp or target.parent / f"{temp_prefix}{secrets.token_hex(8)}{temp_suffix}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if temp else os.O_EXCL), 0o644)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp)
+        raise
+    fsync_folder(target.parent)

@@ -7,12 +7,22 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from eviscope.core.errors import EviScopeError
 
-__all__ = ["CONFIDENCE", "DEFAULT_DRAWS", "DEFAULT_SEED", "bootstrap_ci", "mcnemar_p", "stable_hash"]
+__all__ = [
+    "CONFIDENCE",
+    "DEFAULT_DRAWS",
+    "DEFAULT_SEED",
+    "bootstrap_ci",
+    "cohen_kappa",
+    "mcnemar_p",
+    "stable_hash",
+]
 
 DEFAULT_DRAWS = 10_000
 DEFAULT_SEED = 0
@@ -53,3 +63,28 @@ def bootstrap_ci(
 def stable_hash(seed: int, row_id: str) -> str:
     """The tie-breaking key of a row: independent of input order, fixed for a seed."""
     return hashlib.sha256(f"{seed}\x1f{row_id}".encode()).hexdigest()
+
+
+def cohen_kappa(
+    a: Sequence[Any],
+    b: Sequence[Any],
+    labels: Sequence[Any] | None = None,
+    *,
+    when_constant: float | None = 1.0,
+) -> float | None:
+    """Cohen's kappa of two raters' labels of the same items (scikit-learn's ``cohen_kappa_score``):
+    the one wrapper for every agreement the suite reports. None when there is no item; where both
+    raters gave one and the same label to every item kappa is 0/0, and ``when_constant`` is returned
+    (1.0: they agree perfectly; None: undefined).
+
+    >>> round(cohen_kappa(["yes", "no", "yes"], ["yes", "no", "no"]), 3), cohen_kappa(["no"], ["no"]), cohen_kappa([], [])
+    (0.4, 1.0, None)
+    """
+    from sklearn.metrics import cohen_kappa_score  # here, not at import: every CLI command loads stats
+
+    if not a:
+        return None
+    if len(set(a) | set(b)) == 1:
+        return when_constant
+    value = float(cohen_kappa_score(list(a), list(b), labels=list(labels) if labels is not None else None))
+    return None if value != value else value  # NaN: sklearn's own 0/0

@@ -22,7 +22,6 @@ journaled before is kept, and rerunning the same command resumes from it.
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import math
 import os
@@ -33,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from eviscope.core.errors import EviScopeError, brief, os_error, os_errors, plain
-from eviscope.core.io import bounded_lines
+from eviscope.core.io import bounded_lines, fsync_folder
+from eviscope.core.io import write_atomic as atomic
 from eviscope.runner.accounting import USAGE_FIELDS
 
 JOURNAL_GLOB = "records*.jsonl"
@@ -110,21 +110,6 @@ def read_records(out_dir: Path) -> dict[str, dict[str, Any]]:
     return records
 
 
-def _fsync_dir(directory: Path) -> None:
-    """Make a new or renamed entry of ``directory`` durable (where the platform allows it)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError as err:
-        if err.errno not in (errno.EINVAL, errno.EBADF, errno.ENOTSUP):
-            raise
-    finally:
-        os.close(fd)
-
-
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -170,26 +155,18 @@ class Journal:
             os.close(fd)
         if created:
             with os_errors(self.path, hint=RESUME_HINT):
-                _fsync_dir(self.path.parent)
+                fsync_folder(self.path.parent)
 
 
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename: never half written.
 
     An OS error (a full disk, a read-only folder) leaves ``path`` as it was, removes the temporary
-    file, and is raised as a one-line :class:`~eviscope.core.errors.EviScopeError`.
+    file (:func:`eviscope.core.io.write_atomic`), and is raised as a one-line :class:`~eviscope.core.errors.EviScopeError`.
     """
-    tmp = path.with_name(f".{path.name}.tmp")
     try:
-        with tmp.open("w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-        _fsync_dir(path.parent)
+        atomic(path, text, temp=path.with_name(f".{path.name}.tmp"))  # the run folder's lock is held
     except OSError as err:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
         raise os_error(path, err, hint=RESUME_HINT) from None
 
 

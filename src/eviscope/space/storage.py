@@ -15,15 +15,15 @@ import errno
 import fnmatch
 import logging
 import os
-import secrets
 import threading
 from concurrent.futures import Future
-from contextlib import suppress
 from pathlib import Path
 
 from filelock import BaseFileLock
 from filelock import Timeout as FileLockTimeout
 from huggingface_hub import CommitInfo, CommitOperationAdd, CommitScheduler, HfApi
+
+from eviscope.core.io import fsync_folder, write_atomic
 
 __all__ = [
     "LOCK_TIMEOUT_S",
@@ -71,41 +71,9 @@ def describe_failure(err: OSError, *, folder: str, disk: str, busy: str) -> str:
 
 
 def write_atomically(target: Path, data: bytes) -> None:
-    """Replace ``target`` by ``data``, whole or not at all: temporary file, fsync, rename, folder fsync.
-
-    Raises the :class:`OSError` of a failed write, after removing its temporary file; ``target`` is
-    then untouched.
-    """
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.parent / f"{TEMP_PREFIX}{secrets.token_hex(8)}{TEMP_SUFFIX}"
-    # A new file of our own (O_EXCL), readable like any other (mkstemp's would be 0600).
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(tmp)
-        raise
-    fsync_folder(target.parent)
-
-
-def fsync_folder(folder: Path) -> None:
-    """Make a rename durable; best effort (some filesystems cannot sync a folder), as the file is
-    already in place."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    """Replace ``target`` by ``data``, whole or not at all (:func:`eviscope.core.io.write_atomic`), its
+    temporary file named so that :func:`sweep` knows it (``.partial-*.tmp``)."""
+    write_atomic(target, data, TEMP_PREFIX, TEMP_SUFFIX)
 
 
 def sweep(

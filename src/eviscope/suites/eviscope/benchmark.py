@@ -32,6 +32,7 @@ from eviscope.core.registry import (
     Scored,
     SpaceScore,
 )
+from eviscope.core.stats import cohen_kappa
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.error_export import failing_quartets, write_error_export
 from eviscope.suites.eviscope.metrics import METRICS
@@ -248,12 +249,9 @@ class EviScopeAnnotation:
     def agreement(
         self, a: Mapping[str, Any], b: Mapping[str, Any], shared: Sequence[Mapping[str, Any]]
     ) -> tuple[float, list[list[str]]]:
-        from sklearn.metrics import cohen_kappa_score
-
         ids = [row["id"] for row in shared]
-        kappa = float(
-            cohen_kappa_score([a[i].action for i in ids], [b[i].action for i in ids], labels=list(ACTIONS))
-        )
+        value = cohen_kappa([a[i].action for i in ids], [b[i].action for i in ids], ACTIONS)
+        kappa = float("nan") if value is None else value
         queue = []
         for row in shared:
             x, y = a[row["id"]].action, b[row["id"]].action

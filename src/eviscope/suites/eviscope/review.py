@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 from eviscope.core.errors import EviScopeError
 from eviscope.core.normalize import contains
 from eviscope.core.sentences import sentence_spans
+from eviscope.core.stats import cohen_kappa
 
 CRITERIA: tuple[str, ...] = ("same_type", "believable", "fluent")
 SHEET_FIELDS: tuple[str, ...] = (
@@ -249,8 +250,6 @@ def agreement(sheets: dict[str, dict[str, dict[str, bool]]]) -> dict:
     """Per sheet, yes counts per criterion and passes; for two or more sheets, Cohen's kappa on shared items."""
     from itertools import combinations
 
-    from sklearn.metrics import cohen_kappa_score
-
     report: dict = {"sheets": {}}
     for name, marks in sheets.items():
         report["sheets"][name] = {
@@ -271,9 +270,7 @@ def agreement(sheets: dict[str, dict[str, dict[str, bool]]]) -> dict:
                     "agreement": round(sum(ma[i][c] == mb[i][c] for i in shared) / len(shared), 4)
                     if shared
                     else None,
-                    "kappa": _kappa(
-                        cohen_kappa_score, [ma[i][c] for i in shared], [mb[i][c] for i in shared]
-                    ),
+                    "kappa": _kappa([ma[i][c] for i in shared], [mb[i][c] for i in shared]),
                 }
                 for c in CRITERIA
             },
@@ -283,10 +280,7 @@ def agreement(sheets: dict[str, dict[str, dict[str, bool]]]) -> dict:
     return report
 
 
-def _kappa(score, a: list[bool], b: list[bool]) -> float | None:
-    """Cohen's kappa; 1.0 where both raters gave one and the same mark to every item (kappa is 0/0)."""
-    if not a:
-        return None
-    if len(set(a) | set(b)) == 1:
-        return 1.0
-    return round(float(score(a, b)), 4)
+def _kappa(a: list[bool], b: list[bool]) -> float | None:
+    """Cohen's kappa to 4 places; 1.0 where both raters gave one and the same mark to every item."""
+    value = cohen_kappa(a, b)
+    return None if value is None else round(value, 4)

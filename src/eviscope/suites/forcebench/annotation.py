@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from eviscope.core import stats
 from eviscope.core.errors import EviScopeError
 from eviscope.core.stats import stable_hash
 from eviscope.suites.forcebench.lints import LOCALITY_LINTS, failed_lints
@@ -104,14 +105,11 @@ class Annotation(BaseModel):
 
 def cohen_kappa(a: Mapping[str, Annotation], b: Mapping[str, Annotation]) -> float:
     """Cohen's kappa of two annotators' row decisions over the ids both annotated."""
-    from sklearn.metrics import cohen_kappa_score  # here, not at import: every CLI command loads this module
-
     ids = sorted(a.keys() & b.keys())
     if not ids:
         raise EviScopeError("the two sheets share no annotated row")
-    return float(
-        cohen_kappa_score([a[i].decision for i in ids], [b[i].decision for i in ids], labels=list(DECISIONS))
-    )
+    value = stats.cohen_kappa([a[i].decision for i in ids], [b[i].decision for i in ids], DECISIONS)
+    return float("nan") if value is None else value
 
 
 def disagreements(

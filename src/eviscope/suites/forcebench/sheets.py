@@ -10,7 +10,7 @@
    ``yes`` or ``no``.
 3. A reader's marks give a verdict (``verdict``): ``contrast`` (A supported, B not, the change local
    and on its axis, both natural), ``licensed`` (the same, but B supported too) or ``reject``.
-   ``agreement`` gives Cohen's kappa (``sklearn.metrics.cohen_kappa_score``) of the verdicts and of
+   ``agreement`` gives Cohen's kappa (:func:`eviscope.core.stats.cohen_kappa`) of the verdicts and of
    each question; ``write_adjudication`` lists the rows whose verdicts differ, both readers' marks
    beside empty ``adjudicated_*`` columns that the adjudicator answers with the same questions.
 4. ``settle``: a row is kept when its final verdict (both readers', or the adjudicator's where they
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
-from eviscope.core.stats import stable_hash
+from eviscope.core.stats import cohen_kappa, stable_hash
 from eviscope.suites.forcebench.annotation import cap_axes, locality_filter, stratified_split
 from eviscope.suites.forcebench.rows import AXES, PAIR_TYPES
 
@@ -208,16 +208,13 @@ def verdict(marks: Marks) -> str:
 def agreement(a: Mapping[str, Marks], b: Mapping[str, Marks]) -> dict[str, Any]:
     """Cohen's kappa of the two readers' verdicts and of each question, with the raw agreement and
     the number of rows whose verdicts differ."""
-    from sklearn.metrics import cohen_kappa_score
-
     ids = sorted(a)
     if sorted(b) != ids:
         raise EviScopeError("the two sheets mark different rows; give both every candidate")
     verdicts_a, verdicts_b = [verdict(a[i]) for i in ids], [verdict(b[i]) for i in ids]
 
     def kappa(x: list[Any], y: list[Any]) -> float | None:
-        value = cohen_kappa_score(x, y) if len(set(x) | set(y)) > 1 else None
-        return None if value is None or value != value else float(value)  # NaN: one label only
+        return cohen_kappa(x, y, when_constant=None)  # one label only: undefined
 
     return {
         "rows": len(ids),
