@@ -29,11 +29,16 @@ def test_every_command_says_what_it_does_and_shows_its_defaults(name: str) -> No
     parser = PARSERS[name]
     assert (parser.description or "").strip(), f"{name} has no description"
     for action in parser._actions:
-        if not action.option_strings or action.default in (None, False, argparse.SUPPRESS):
+        if not action.option_strings or any(
+            action.default is nothing for nothing in (None, False, argparse.SUPPRESS)
+        ):
             continue
         if isinstance(action, argparse._HelpAction | argparse._VersionAction):
             continue
-        shown = (action.help or "") % {"default": action.default, "choices": action.choices}
+        shown = parser._get_formatter()._get_help_string(action) % {
+            "default": action.default,
+            "choices": action.choices,
+        }
         assert "(default: " in shown, (
             f"{name} {action.option_strings[0]} hides its default {action.default!r}"
         )

@@ -4,7 +4,7 @@ The convention every subcommand follows: the files a command reads are positiona
 score PREDICTIONS``), ``--config NAME`` names a config (default: ``eviscope-v1.1``), ``--dataset DIR``
 the folder ``eviscope build`` wrote (default: ``dataset``), ``--out`` what a command writes (its
 default in its help), and ``--json`` prints JSON instead of tables. Every option's help ends with its
-default, and a command that groups others (``eviscope forcebench``) prints its help when run bare.
+default (argparse's, through :class:`HelpFormatter`), and a command that groups others (``eviscope forcebench``) prints its help when run bare.
 """
 
 from __future__ import annotations
@@ -18,13 +18,24 @@ from eviscope.core.layout import DEFAULT_DATASET_DIR
 from eviscope.core.registry import DEFAULT_CONFIG
 
 
+class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """Descriptions keep their line breaks; argparse ends an option's help with its default, unless
+    the default is None or False (nothing to show) or the help says it in words ("default: all")."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "(default:" in text or any(
+            action.default is nothing for nothing in (None, False, argparse.SUPPRESS)
+        ):
+            return text
+        return super()._get_help_string(action) or text
+
+
 def add_subcommand(
     subparsers: argparse._SubParsersAction, name: str, *, help: str, description: str
 ) -> argparse.ArgumentParser:
     """A subcommand parser with a description and help that keeps the description's line breaks."""
-    return subparsers.add_parser(
-        name, help=help, description=description, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    return subparsers.add_parser(name, help=help, description=description, formatter_class=HelpFormatter)
 
 
 def add_group(
@@ -42,9 +53,7 @@ def add_group(
 
 
 def add_config_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    parser.add_argument(
-        "--config", default=DEFAULT_CONFIG, metavar="NAME", help="config (default: %(default)s)"
-    )
+    parser.add_argument("--config", default=DEFAULT_CONFIG, metavar="NAME", help="config")
 
 
 def add_dataset_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
@@ -53,7 +62,7 @@ def add_dataset_argument(parser: argparse.ArgumentParser | argparse._ArgumentGro
         type=Path,
         default=Path(DEFAULT_DATASET_DIR),
         metavar="DIR",
-        help="folder `eviscope build` wrote (default: %(default)s)",
+        help="folder `eviscope build` wrote",
     )
 
 

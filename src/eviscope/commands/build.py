@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rich.progress import track
 
-from eviscope.commands import console
+from eviscope.commands import HelpFormatter, console
 from eviscope.core.errors import EviScopeError
 from eviscope.core.layout import DEFAULT_DATASET_DIR
 from eviscope.core.registry import (
@@ -43,6 +43,7 @@ neighbours contain a gold answer alias of a row that shows it gets its title onl
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "build",
+        formatter_class=HelpFormatter,
         help="build dataset configs from their public sources",
         description="Build the named configs (default: every releasable config) into the dataset repo.",
     )

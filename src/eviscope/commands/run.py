@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     what = parser.add_argument_group("what to run")
-    what.add_argument("--config", default=DEFAULT_CONFIG, help="config to run (default: %(default)s)")
+    what.add_argument("--config", default=DEFAULT_CONFIG, help="config to run")
     add_dataset_argument(what)
     for option in run_options().values():
         if option.switch:
@@ -78,22 +78,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     pool.add_argument("--cpus-per-worker", type=float, metavar="C", help="CPUs per Ray worker (default: 1)")
 
     decode = parser.add_argument_group("decoding")
-    decode.add_argument(
-        "--max-tokens", type=int, default=512, metavar="N", help="per reply (default: %(default)s)"
-    )
-    decode.add_argument("--seed", type=int, default=0, help="sampling and engine seed (default: %(default)s)")
+    decode.add_argument("--max-tokens", type=int, default=512, metavar="N", help="per reply")
+    decode.add_argument("--seed", type=int, default=0, help="sampling and engine seed")
     decode.add_argument("--generation-config", choices=("engine", "model"), default="engine",
                         help="defaults beside temperature 0: the engine's, or the model's "
-                        "generation_config.json (default: %(default)s)")  # fmt: skip
+                        "generation_config.json")  # fmt: skip
     decode.add_argument("--max-retries", type=int, default=2, metavar="N",
                         help="re-asks of an unparsable reply before it is kept as action null; a reply "
-                        "cut by --max-tokens is not re-asked (default: %(default)s)")  # fmt: skip
+                        "cut by --max-tokens is not re-asked")  # fmt: skip
     decode.add_argument("--batch-size", type=int, default=0, metavar="N",
-                        help="rows per backend call and per journal flush; 0: all in one call (default: %(default)s)")  # fmt: skip
+                        help="rows per backend call and per journal flush; 0: all in one call")  # fmt: skip
     decode.add_argument("--price-prompt", type=float, default=0.0, metavar="USD",
-                        help="per 1M prompt tokens (default: %(default)s)")  # fmt: skip
+                        help="per 1M prompt tokens")  # fmt: skip
     decode.add_argument("--price-completion", type=float, default=0.0, metavar="USD",
-                        help="per 1M completion tokens (default: %(default)s)")  # fmt: skip
+                        help="per 1M completion tokens")  # fmt: skip
     parser.set_defaults(func=main)
 
 

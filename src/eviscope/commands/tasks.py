@@ -25,9 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Print the lm-eval task folder of every benchmark (for --include_path), or each\n"
         "benchmark's inspect-ai task file, one per line.",
     )
-    path.add_argument(
-        "--harness", choices=HARNESSES, default="lm-eval", help="harness (default: %(default)s)"
-    )
+    path.add_argument("--harness", choices=HARNESSES, default="lm-eval", help="harness")
     path.set_defaults(func=run_path)
     predictions = add_subcommand(
         commands,

@@ -28,9 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "the lexical prediction where that action is answer."
         ),
     )
-    parser.add_argument(
-        "--system", choices=list(SYSTEMS), default="lexical", help="reference system (default: %(default)s)"
-    )
+    parser.add_argument("--system", choices=list(SYSTEMS), default="lexical", help="reference system")
     add_config_argument(parser)
     add_dataset_argument(parser)
     parser.add_argument(

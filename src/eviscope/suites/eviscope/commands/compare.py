@@ -34,12 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("b", type=Path, metavar="B.jsonl", help="predictions of system B")
     add_config_argument(parser)
     add_dataset_argument(parser)
-    parser.add_argument(
-        "--draws", type=int, default=DEFAULT_DRAWS, help="bootstrap draws (default: %(default)s)"
-    )
-    parser.add_argument(
-        "--seed", type=int, default=DEFAULT_SEED, help="bootstrap seed (default: %(default)s)"
-    )
+    parser.add_argument("--draws", type=int, default=DEFAULT_DRAWS, help="bootstrap draws")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="bootstrap seed")
     add_json_argument(parser)
     parser.set_defaults(func=run)
 

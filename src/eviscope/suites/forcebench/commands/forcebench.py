@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         default=run_dir("forcebench-baselines"),
         metavar="DIR",
-        help="run folder (default: %(default)s)",
+        help="run folder",
     )
     add_json_argument(baselines)
     baselines.set_defaults(func=run_baselines)
@@ -61,7 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sheet.add_argument("out", type=Path, metavar="DIR", help="the folder to write the sheets into")
     _add_rows(sheet)
-    sheet.add_argument("--seed", type=int, default=0, help="order seed (default: %(default)s)")
+    sheet.add_argument("--seed", type=int, default=0, help="order seed")
     sheet.set_defaults(func=run_sheet)
 
     agree = add_subcommand(
@@ -109,13 +109,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar=("READER_A", "READER_B", "ADJUDICATOR"),
         help="who read pass A, pass B, and who adjudicated (written to the report, for the card)",
     )
-    settle.add_argument(
-        "--cap", type=int, default=51, help="most accepted contrast pairs per axis (default: %(default)s)"
-    )
-    settle.add_argument(
-        "--eval-per-axis", type=int, default=40, help="eval contrast pairs per axis (default: %(default)s)"
-    )
-    settle.add_argument("--seed", type=int, default=0, help="stable-hash seed (default: %(default)s)")
+    settle.add_argument("--cap", type=int, default=51, help="most accepted contrast pairs per axis")
+    settle.add_argument("--eval-per-axis", type=int, default=40, help="eval contrast pairs per axis")
+    settle.add_argument("--seed", type=int, default=0, help="stable-hash seed")
     add_json_argument(settle)
     settle.set_defaults(func=run_adjudicate)
 
@@ -126,7 +122,7 @@ def _add_rows(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=Path(DEFAULT_DATASET_DIR),
         metavar="PATH",
-        help="folder `eviscope build` wrote, or a ForceBench parquet file (default: %(default)s)",
+        help="folder `eviscope build` wrote, or a ForceBench parquet file",
     )
 
 
