@@ -226,3 +226,22 @@ def test_the_space_takes_its_browse_filters_from_the_registry() -> None:
         or (path == space / "ui.py" and name.startswith("eviscope.suites.eviscope.rows"))
     ]
     assert importing == []
+
+
+def test_no_benchmark_imports_another() -> None:
+    """Each benchmark's package stands alone on the core and the shared machinery: what two of them
+    share (JSON Lines reading, Markdown tables, value formatting, statistics) lives in the core."""
+    foreign = {
+        path.relative_to(REPO).as_posix(): names
+        for package in sorted(p for p in SUITES.iterdir() if (p / "__init__.py").is_file())
+        for path in _python_files(package)
+        if (
+            names := [
+                n
+                for n in _imports_a_benchmark(path)
+                if not n.startswith(f"eviscope.suites.{package.name}.")
+                and n != f"eviscope.suites.{package.name}"
+            ]
+        )
+    }
+    assert foreign == {}

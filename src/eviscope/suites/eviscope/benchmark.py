@@ -33,12 +33,13 @@ from eviscope.core.registry import (
     SpaceScore,
 )
 from eviscope.core.stats import cohen_kappa
+from eviscope.core.tables import format_value
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.error_export import failing_quartets, write_error_export
 from eviscope.suites.eviscope.metrics import METRICS
 from eviscope.suites.eviscope.policies import POLICIES
 from eviscope.suites.eviscope.predictions import Prediction, load_predictions
-from eviscope.suites.eviscope.reports import format_value, report, write_reports
+from eviscope.suites.eviscope.reports import report, write_reports
 from eviscope.suites.eviscope.rows import ACTIONS, VARIANTS
 from eviscope.suites.eviscope.scoring import (
     QUARTET_ABBREVIATIONS,

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from eviscope.core.tables import markdown_table
+from eviscope.core.tables import format_value, markdown_table
 from eviscope.suites.eviscope.rows import ACTIONS, EXPECTED_ACTION, VARIANTS
 from eviscope.suites.eviscope.scoring import QUARTET_ABBREVIATIONS, QUARTET_METRICS, ROW_METRICS, Scores
 
@@ -28,13 +28,6 @@ def report(scores: Scores, meta: dict[str, Any]) -> dict[str, Any]:
         "per_variant": scores.per_variant,
         "action_confusion": scores.action_confusion(),
     }
-
-
-def format_value(value: float | None) -> str:
-    """Three decimals, or four significant digits for small and large values; — for undefined."""
-    if value is None:
-        return "—"
-    return f"{value:.3f}" if value == 0 or 0.01 <= abs(value) < 1000 else f"{value:.4g}"
 
 
 def _table(header: list[str], lines: list[list[str]]) -> list[str]:

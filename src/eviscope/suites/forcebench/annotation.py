@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from eviscope.core import stats
 from eviscope.core.errors import EviScopeError
 from eviscope.core.stats import stable_hash
+from eviscope.core.tables import markdown_table
 from eviscope.suites.forcebench.lints import LOCALITY_LINTS, failed_lints
 from eviscope.suites.forcebench.rows import AXES, source_group
 
@@ -186,13 +187,11 @@ def flow_table(flow: Sequence[tuple[str, int]]) -> str:
     """The construction flow as a Markdown table.
 
     >>> print(flow_table([("Candidate rows", 3)]))
-    | Counted set | Rows |
-    | --- | ---: |
-    | Candidate rows | 3 |
+    | Counted set    |   Rows |
+    |----------------|--------|
+    | Candidate rows |      3 |
     """
-    return "\n".join(
-        ["| Counted set | Rows |", "| --- | ---: |", *(f"| {label} | {n} |" for label, n in flow)]
-    )
+    return markdown_table(["Counted set", "Rows"], [[label, n] for label, n in flow], align=("left", "right"))
 
 
 def status_counts(rows: Iterable[Row]) -> dict[str, int]:

@@ -234,8 +234,8 @@ class ForceBenchSpace:
         return SpaceScore(result, [p.model_dump(exclude_none=True) for p in preds])
 
     def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
+        from eviscope.core.tables import format_value, markdown_table
         from eviscope.space.safe import markdown_text
-        from eviscope.suites.eviscope.reports import format_value
         from eviscope.suites.forcebench.plots import axis_heatmap, mvr_fs_plane
 
         result = scored.result
@@ -243,19 +243,16 @@ class ForceBenchSpace:
         lines += [f"- {key}: `{value}`" for key, value in meta.items()]
         evaluators = ", ".join(map(markdown_text, result["evaluators"]))  # names the upload chose
         lines += [f"- units: {result['n']}, evaluators: {evaluators}", ""]
-        lines += [
-            "| slice | MVR (lower is better) | FS (higher is better) | LPR (lower is better) "
-            "| CPA (higher is better) | contrast units | control units |",
-            "| --- | --- | --- | --- | --- | --- | --- |",
-        ]
         slices = [("overall", result)]
         slices += [(f"axis {axis}", r) for axis, r in result["per_axis"].items()]
         slices += [(f"severity {s}", r) for s, r in result["per_severity"].items()]
-        lines += [
-            f"| {name} | {format_value(r['mvr'])} | {format_value(r['fs'])} | {format_value(r['lpr'])} "
-            f"| {format_value(r['cpa'])} | {r['n']} | {r['n_licensed']} |"
+        header = ["slice", "MVR (lower is better)", "FS (higher is better)", "LPR (lower is better)",
+                  "CPA (higher is better)", "contrast units", "control units"]  # fmt: skip
+        cells = [
+            [name, *(format_value(r[m]) for m in ("mvr", "fs", "lpr", "cpa")), r["n"], r["n_licensed"]]
             for name, r in slices
         ]
+        lines.append(markdown_table(header, cells))
         plots = [
             mvr_fs_plane(result["per_evaluator"], out_dir / "mvr_fs_plane.png"),
             axis_heatmap(result["per_evaluator"], out_dir / "axis_heatmap.png"),

@@ -30,7 +30,7 @@ import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from eviscope.core.errors import EviScopeError, brief, plain
-from eviscope.suites.eviscope.predictions import json_line_error, jsonl_lines
+from eviscope.core.jsonl import json_line_error, jsonl_lines
 from eviscope.suites.forcebench.rows import AXES, PAIR_TYPES, SEVERITIES
 
 __all__ = [
