@@ -13,6 +13,9 @@ from typing import Any
 from eviscope.suites.eviscope.reference_systems import SYSTEMS
 from eviscope.suites.eviscope.rows import SCORED_FIELDS
 
+PER_ROW_SYSTEMS = ("oracle", "lexical", "always-answer")
+"""The reference systems that answer each row on its own (the evidence-blind ones fit on quartets)."""
+
 
 def _copies(rows: Sequence[Mapping[str, Any]], n: int) -> Iterator[tuple[Mapping[str, Any], str]]:
     """The base row and the new quartet id of each of ``n`` replicated rows, in order: copy ``k`` of
@@ -37,7 +40,7 @@ def synthetic_predictions(
     """For each of the ``n`` rows of :func:`replicate`, in order: (the base row, the reference
     system that answered it or ``"null"``, and the contract §3 prediction object)."""
     rng = random.Random(seed)
-    outputs = {name: {p["id"]: p for p in system(rows)} for name, system in SYSTEMS.items()}
+    outputs = {name: {p["id"]: p for p in SYSTEMS[name](rows)} for name in PER_ROW_SYSTEMS}
     choices = [*outputs, "null"]
     for row, quartet in _copies(rows, n):
         system = rng.choice(choices)

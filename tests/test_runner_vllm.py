@@ -153,7 +153,9 @@ def test_forcebench_judge_predictions_are_scored_by_forcebench(fake_vllm, built_
         == 0
     )
     results = json.loads(capsys.readouterr().out)
-    assert results["mvr"] == 1.0 and results["n"] == len(preds)  # a tie on every pair is a violation
+    assert results["mvr"] == 1.0 and results["n"] + results["n_licensed"] == len(
+        preds
+    )  # a tie on every pair is a violation
 
 
 def test_a_request_round_trips_through_json_with_its_ray_options(tmp_path):
