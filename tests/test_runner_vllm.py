@@ -159,7 +159,8 @@ def test_forcebench_judge_predictions_are_scored_by_forcebench(fake_vllm, built_
         == 0
     )
     results = json.loads(capsys.readouterr().out)
-    assert results["mvr"] == 1.0 and results["n"] == len(preds)  # a tie on every pair is a violation
+    # a tie on every contrast pair is a violation (MVR counts contrast pairs, LPR the licensed ones)
+    assert results["mvr"] == 1.0 and results["n"] + results["n_licensed"] == len(preds)
 
 
 def test_a_request_round_trips_through_json_with_its_ray_options(tmp_path):
@@ -195,3 +196,19 @@ def test_an_unknown_backend_is_named_with_the_known_ones():
 
     with pytest.raises(EviScopeError, match="unknown backend 'tgi'; known: vllm, openai, transformers"):
         backend_settings("tgi", {"model": "m"})
+
+
+def test_a_limited_run_is_scored_on_its_rows_with_subset(fake_vllm, built_dataset, tmp_path, capsys):
+    run = ["run", "--backend", "vllm", "--model", "m", "--limit", "8", "--dataset", str(built_dataset),
+           "--out", str(tmp_path)]  # fmt: skip
+    assert main(run) == 0
+    score = ["score", str(tmp_path / "predictions.jsonl"), "--dataset", str(built_dataset)]
+    capsys.readouterr()
+    assert main(score) == 2
+    assert "152 missing ids" in capsys.readouterr().err
+    assert main([*score, "--subset", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    # the fake model always abstains: right on the 2 insufficient rows of the 8 (2 quartets)
+    assert report["overall"]["joint_success"] == 0.25
+    assert main([*score, "--subset"]) == 0
+    assert "(8 of 160 rows, --subset)" in capsys.readouterr().out
