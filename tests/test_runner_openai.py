@@ -8,7 +8,8 @@ from runner_fixtures import ANSWER, chat_server, read_jsonl
 
 from eviscope.cli import main
 from eviscope.suites.eviscope.dataset import load_rows
-from eviscope.suites.eviscope.schemas import ANSWER_SCHEMA
+from eviscope.suites.eviscope.policies import render
+from eviscope.suites.eviscope.schemas import ANSWER_SCHEMA, answer_schema
 
 
 def _prompt(body):
@@ -37,10 +38,46 @@ def test_429_500_and_timeouts_are_retried_and_counted(built_dataset, tmp_path):
     assert preds[0]["usage"]["cost_usd"] == (100 * 1.0 + 20 * 10.0) / 1e6
     body = server["bodies"][0]
     assert body["temperature"] == 0 and body["model"] == "served-model"
-    assert body["response_format"]["json_schema"]["schema"] == ANSWER_SCHEMA
+    schemas = _row_schemas(built_dataset)
+    assert all(b["response_format"]["json_schema"]["schema"] == schemas[_prompt(b)] for b in server["bodies"])
     manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert (
+        manifest["schema"] == ANSWER_SCHEMA and manifest["structured_output"] == "response_format json_schema"
+    )
     assert manifest["engine_calls"] == 12 and manifest["usage"]["calls"] == 12
     assert manifest["prices"] == {"usd_per_1m_prompt_tokens": 1.0, "usd_per_1m_completion_tokens": 10.0}
+
+
+def _row_schemas(dataset):
+    """Each vanilla prompt's row-shaped schema: the enum of that row's doc ids."""
+    return {
+        render("vanilla", row): answer_schema([d["doc_id"] for d in row["documents"]])
+        for row in load_rows("eviscope-v1.1", dataset)
+    }
+
+
+def test_response_format_json_object_for_llama_cpp_and_none_for_unconstrained_servers(
+    built_dataset, tmp_path
+):
+    schemas = _row_schemas(built_dataset)
+    for form in ("json_object", "none"):
+        with chat_server(lambda body, seen: (200, 0.0, ANSWER)) as server:
+            assert (
+                _run(built_dataset, tmp_path / form, server["url"], "--limit", "2", "--response-format", form)
+                == 0
+            )
+        manifest = json.loads((tmp_path / form / "manifest.json").read_text())
+        for body in server["bodies"]:
+            if form == "json_object":  # llama-cpp-python's form, compiled to a grammar by that server
+                assert body["response_format"] == {"type": "json_object", "schema": schemas[_prompt(body)]}
+            else:
+                assert "response_format" not in body
+        assert (
+            manifest["structured_output"]
+            == {"json_object": "response_format json_object", "none": "none"}[form]
+        )
+    assert main(["run", "--backend", "openai", "--model", "m", "--dataset", str(built_dataset),
+                 "--out", str(tmp_path / "bad"), "--response-format", "grammar"]) == 2  # fmt: skip
 
 
 def test_a_server_that_stays_down_stops_the_run_and_a_rerun_resumes(built_dataset, tmp_path, capsys):

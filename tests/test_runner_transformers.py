@@ -40,7 +40,7 @@ def test_run_then_score_on_cpu(tiny_model, built_dataset, tmp_path, capsys):
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest.keys() >= MANIFEST_FIELDS
     assert manifest["engine_calls"] == 1 and manifest["parse_failures"] == {"replies": 160, "unresolved": 160}
-    assert manifest["prompt"]["id"] == "vanilla.v1" and len(manifest["prompt"]["sha256"]) == 64
+    assert manifest["prompt"]["id"] == "vanilla.v2" and len(manifest["prompt"]["sha256"]) == 64
     assert manifest["backend_details"]["chat_template"] == "tokenizer"
     capsys.readouterr()
     report = tmp_path / "report"

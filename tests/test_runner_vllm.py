@@ -17,7 +17,8 @@ import pytest
 from runner_fixtures import ANSWER, read_jsonl
 
 from eviscope.cli import main
-from eviscope.suites.eviscope.schemas import ANSWER_SCHEMA
+from eviscope.suites.eviscope.dataset import load_rows
+from eviscope.suites.eviscope.schemas import ANSWER_SCHEMA, answer_schema
 from eviscope.suites.forcebench.task import label_schema
 
 
@@ -101,9 +102,14 @@ def test_one_batched_chat_call_with_greedy_schema_constrained_params(
     [(conversations, params)] = engine.calls
     assert len(conversations) == 160
     assert conversations[0][0]["role"] == "user" and "evidence state" in conversations[0][0]["content"]
-    assert (params.temperature, params.max_tokens, params.seed) == (0.0, 300, 7)
-    assert params.structured_outputs.json == ANSWER_SCHEMA
+    assert {(p.temperature, p.max_tokens, p.seed) for p in params} == {(0.0, 300, 7)}
+    rows = load_rows("eviscope-v1.1", built_dataset)
+    # one schema per row, naming that row's doc ids; the manifest records the template
+    assert [p.structured_outputs.json for p in params] == [
+        answer_schema([d["doc_id"] for d in row["documents"]]) for row in rows
+    ]
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["schema"] == ANSWER_SCHEMA
     assert manifest["engine_calls"] == 1 and manifest["tensor_parallel_size"] == 2
     assert (
         manifest["usage"]["prompt_tokens"] == 160 * 50 and manifest["usage"]["completion_tokens"] == 160 * 7
@@ -122,7 +128,7 @@ def test_generation_config_model_takes_the_model_penalties(fake_vllm, built_data
     assert main(argv) == 0
     [(_, params)] = fake_vllm[0].calls
     assert fake_vllm[0].kwargs["generation_config"] == "auto"
-    assert params.temperature == 0.0 and params.repetition_penalty == 1.05
+    assert {(p.temperature, p.repetition_penalty) for p in params} == {(0.0, 1.05)}
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["generation_config"] == "model" and manifest["sampling"]["repetition_penalty"] == 1.05
 
@@ -153,9 +159,8 @@ def test_forcebench_judge_predictions_are_scored_by_forcebench(fake_vllm, built_
         == 0
     )
     results = json.loads(capsys.readouterr().out)
-    assert results["mvr"] == 1.0 and results["n"] + results["n_licensed"] == len(
-        preds
-    )  # a tie on every pair is a violation
+    # a tie on every contrast pair is a violation (MVR counts contrast pairs, LPR the licensed ones)
+    assert results["mvr"] == 1.0 and results["n"] + results["n_licensed"] == len(preds)
 
 
 def test_a_request_round_trips_through_json_with_its_ray_options(tmp_path):
@@ -191,3 +196,19 @@ def test_an_unknown_backend_is_named_with_the_known_ones():
 
     with pytest.raises(EviScopeError, match="unknown backend 'tgi'; known: vllm, openai, transformers"):
         backend_settings("tgi", {"model": "m"})
+
+
+def test_a_limited_run_is_scored_on_its_rows_with_subset(fake_vllm, built_dataset, tmp_path, capsys):
+    run = ["run", "--backend", "vllm", "--model", "m", "--limit", "8", "--dataset", str(built_dataset),
+           "--out", str(tmp_path)]  # fmt: skip
+    assert main(run) == 0
+    score = ["score", str(tmp_path / "predictions.jsonl"), "--dataset", str(built_dataset)]
+    capsys.readouterr()
+    assert main(score) == 2
+    assert "152 missing ids" in capsys.readouterr().err
+    assert main([*score, "--subset", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    # the fake model always abstains: right on the 2 insufficient rows of the 8 (2 quartets)
+    assert report["overall"]["joint_success"] == 0.25
+    assert main([*score, "--subset"]) == 0
+    assert "(8 of 160 rows, --subset)" in capsys.readouterr().out

@@ -62,7 +62,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     model = parser.add_argument_group("model and backend")
     model.add_argument("--backend", choices=list(BACKENDS), required=True, help="one of %(choices)s")
     model.add_argument(
-        "--model", required=True, help="hub id or local folder (openai: the served model name)"
+        "--model",
+        required=True,
+        help="hub id, local folder, or GGUF file (or a folder holding one) (openai: the served model name)",
     )
     _add_backend_options(model)
 

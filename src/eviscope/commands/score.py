@@ -15,6 +15,7 @@ from eviscope.commands import (
     console,
 )
 from eviscope.core.datafiles import allowing_modified_data
+from eviscope.core.errors import EviScopeError
 from eviscope.core.layout import report_dir
 from eviscope.core.registry import for_config
 
@@ -47,8 +48,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "records, with a warning, instead of refusing it"
         ),
     )
+    parser.add_argument(
+        "--subset",
+        action="store_true",
+        help="score only the rows the predictions name (an `eviscope run --limit N` run); without it "
+        "a missing row is an error",
+    )
     add_json_argument(parser)
     parser.set_defaults(func=run)
+
+
+def named_ids(predictions: Path) -> set[str]:
+    """The ``id`` of each line of a JSONL predictions file that has one (a malformed line is left
+    for the scorer to name)."""
+    ids = set()
+    try:
+        with predictions.open(encoding="utf-8") as lines:
+            for line in lines:
+                try:
+                    pred = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if isinstance(pred, dict) and isinstance(pred.get("id"), str):
+                    ids.add(pred["id"])
+    except OSError as err:
+        raise EviScopeError(f"{predictions}: cannot read it ({err.strerror})") from None
+    return ids
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,12 +86,21 @@ def run(args: argparse.Namespace) -> int:
         )
     with checks:
         rows = bench.load_rows(args.config, args.dataset)
+    total = len(rows)
+    if args.subset:
+        ids = named_ids(args.predictions)
+        rows = [row for row in rows if row["id"] in ids]
+        if not rows:
+            raise EviScopeError(
+                f"{args.predictions}: --subset, but no prediction names a row of {args.config}"
+            )
     scored = bench.score(args.config, rows, args.predictions, args.out or report_dir(args.predictions))
     if args.json:
         print(json.dumps(scored.report, indent=2, ensure_ascii=False))
         return 0
     screen = console()
-    screen.print(f"{bench.title} {args.config}: {args.predictions} ({len(rows)} rows)")
+    of = f"{len(rows)} of {total} rows, --subset" if len(rows) < total else f"{len(rows)} rows"
+    screen.print(f"{bench.title} {args.config}: {args.predictions} ({of})")
     for table in scored.tables:
         screen.print(table)
     screen.print("wrote " + ", ".join(str(p) for p in scored.written))

@@ -19,8 +19,11 @@ with exponential backoff (honouring ``Retry-After``, in seconds or as an HTTP da
 ``max_backoff_s``) up to ``max_retries`` times, so one request makes at most ``max_retries + 1`` HTTP
 calls; every HTTP call counts in the row's ``calls``. Another 4xx is final for that request (kept as
 an unparsable reply); a request still failing after its retries is ``retryable``, which stops the
-run so that a later rerun resumes it. Structured output is ``response_format: {"type":
-"json_schema", ...}``.
+run so that a later rerun resumes it. Structured output is ``response_format`` in the form
+``--response-format`` names: ``json_schema`` (OpenAI's ``{"type": "json_schema", "json_schema":
+{"name": ..., "schema": ...}}``: vLLM, hosted APIs), ``json_object`` (``{"type": "json_object",
+"schema": ...}``: llama-cpp-python's server, which answers the other form with HTTP 500) or ``none``
+(nothing sent: the prompt and the tolerant parser alone, as with a server that ignores it).
 
 A circuit breaker stops a run against a server that is down quickly: once ``give_up_after``
 requests in a row (in the order they end, across rows and batches) have failed after every retry,
@@ -71,6 +74,8 @@ DEFAULT_BASE_URL = "http://localhost:8000/v1"
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MAX_REPLY_BYTES = 8 * MiB
 """A chat reply of a few thousand tokens is some kilobytes; 8 MiB leaves room for any real one."""
+RESPONSE_FORMATS = ("json_schema", "json_object", "none")
+"""The forms of ``response_format`` ``--response-format`` offers (see the module docstring)."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,11 @@ class Settings(BackendSettings):
         flag="--http-give-up-after",
         metavar="N",
     )
+    response_format: str = option(
+        "json_schema",
+        f"how the schema is sent: {' | '.join(RESPONSE_FORMATS)} (llama-cpp-python's server: json_object)",
+        metavar="FORM",
+    )
 
     def __post_init__(self) -> None:
         if self.base_url is None:  # resolved now, so that the manifest records the URL used
@@ -133,6 +143,7 @@ class Settings(BackendSettings):
             backoff_s=self.backoff_s,
             structured_output=self.structured_output,
             give_up_after=self.give_up_after,
+            response_format=self.response_format,
         )
 
 
@@ -155,7 +166,12 @@ class OpenAIBackend:
         max_backoff_s: float = 60.0,
         structured_output: bool = True,
         give_up_after: int = GIVE_UP_AFTER,
+        response_format: str = "json_schema",
     ) -> None:
+        if response_format not in RESPONSE_FORMATS:
+            raise EviScopeError(
+                f"--response-format {response_format}: not one of {', '.join(RESPONSE_FORMATS)}"
+            )
         try:
             import aiohttp
         except ImportError as err:
@@ -185,7 +201,7 @@ class OpenAIBackend:
         self.max_retries = max_retries
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
-        self.structured_output = structured_output
+        self.response_format = response_format if structured_output else "none"
         self.give_up_after = give_up_after
         """Requests in a row failed after every retry with the server down (connection errors,
         timeouts, 408 or 5xx on every try) before no more are sent; 0 never gives up early."""
@@ -202,7 +218,9 @@ class OpenAIBackend:
         return BackendInfo(
             backend="openai",
             model=self.model,
-            structured_output="response_format json_schema" if self.structured_output else "none",
+            structured_output=f"response_format {self.response_format}"
+            if self.response_format != "none"
+            else "none",
             sampling={
                 "temperature": self.sampling.temperature,
                 "max_tokens": self.sampling.max_tokens,
@@ -231,11 +249,13 @@ class OpenAIBackend:
             "max_tokens": self.sampling.max_tokens,
             "seed": self.sampling.seed,
         }
-        if self.structured_output:
+        if self.response_format == "json_schema":
             body["response_format"] = {
                 "type": "json_schema",
                 "json_schema": {"name": request.schema.get("title", "output"), "schema": request.schema},
             }
+        elif self.response_format == "json_object":
+            body["response_format"] = {"type": "json_object", "schema": request.schema}
         return body
 
     def complete(self, requests: list[ChatRequest]) -> list[Completion]:

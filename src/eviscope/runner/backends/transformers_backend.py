@@ -1,4 +1,5 @@
-"""transformers on CPU for small models: the whole batch in one backend call, generated greedily in
+"""transformers on CPU for small models (a hub id, a model folder, or a GGUF file or a folder holding
+one, dequantized by transformers with ``gguf_file=``): the whole batch in one backend call, generated greedily in
 length-sorted, left-padded groups (a group holds at most ``max_batch_tokens`` padded prompt tokens).
 
 Structured output uses xgrammar's logits processor (one grammar matcher per row, JSON without free
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
+from eviscope.runner import model_files
 from eviscope.runner.backends.base import (
     BackendInfo,
     BackendSettings,
@@ -85,12 +87,16 @@ class TransformersBackend:
         self.max_batch_tokens = max_batch_tokens
         self._torch = torch
         self.device = device
+        source = model_files.model_source(model)
+        load: dict[str, Any] = {"revision": revision}
+        if source.gguf_file:
+            load["gguf_file"] = source.gguf_file
         try:
-            self.tokenizer = transformers.AutoTokenizer.from_pretrained(model, revision=revision)
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(source.name_or_path, **load)
             self.model = transformers.AutoModelForCausalLM.from_pretrained(
-                model, revision=revision, dtype=getattr(torch, dtype)
+                source.name_or_path, dtype=getattr(torch, dtype), **load
             )
-        except (OSError, ValueError) as err:
+        except (OSError, ValueError, ImportError) as err:
             raise EviScopeError(f"cannot load model {model}: {str(err).splitlines()[0]}") from None
         self.model.to(device).eval()
         self.tokenizer.padding_side = "left"
@@ -118,6 +124,7 @@ class TransformersBackend:
                 },
             },
             extra={
+                **model_files.describe(source),
                 "device": device,
                 "max_batch_tokens": max_batch_tokens,
                 "chat_template": self.chat_template,

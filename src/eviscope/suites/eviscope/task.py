@@ -10,7 +10,7 @@ from eviscope.runner.backends.base import ChatRequest
 from eviscope.runner.tasks import Part, Row, user_turn
 from eviscope.suites.eviscope import policies
 from eviscope.suites.eviscope.parsing import PARSER_VERSION, parse_answer
-from eviscope.suites.eviscope.schemas import ANSWER_SCHEMA
+from eviscope.suites.eviscope.schemas import ANSWER_SCHEMA, answer_schema
 
 
 class EviScopeTask:
@@ -27,7 +27,9 @@ class EviScopeTask:
         self.parser_version = PARSER_VERSION
 
     def requests(self, row: Row) -> list[ChatRequest]:
-        return [ChatRequest(row["id"], user_turn(policies.render(self.policy, row)), self.schema)]
+        """One request whose schema names the row's doc ids (``self.schema`` is its template)."""
+        schema = answer_schema([d["doc_id"] for d in row["documents"]])
+        return [ChatRequest(row["id"], user_turn(policies.render(self.policy, row)), schema)]
 
     def parse(self, text: str) -> dict[str, Any] | None:
         return parse_answer(text)

