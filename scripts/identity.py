@@ -1,7 +1,7 @@
 """Fingerprint what the suite produces, to prove a refactor changed no behaviour.
 
 Builds every releasable config (plain and ``--contextualize``) from the shared sources into a
-scratch folder, writes the reference systems' predictions and scores them, runs the ForceBench
+scratch folder, writes every reference system's predictions (the evidence-blind ones included) and scores them, runs the ForceBench
 baselines, and prints one sha256 per output file as JSON. Compare two fingerprints with
 ``--compare BEFORE.json AFTER.json``.
 
@@ -22,8 +22,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from eviscope.suites.eviscope.reference_systems import SYSTEMS
+
 REPO = Path(__file__).resolve().parents[1]
-SYSTEMS = ("oracle", "always-answer", "lexical")
 EVISCOPE_CONFIGS = ("eviscope-v1", "eviscope-v1.1", "eviscope-xl")
 # PNG plots embed matplotlib's version but no time; they are compared too.
 VOLATILE_KEYS = ("built_at", "seconds")
