@@ -60,8 +60,19 @@ def _schema(doc_ids: Any, doc_count: Any) -> dict[str, Any]:
 
 
 def answer_schema(doc_ids: Sequence[str]) -> dict[str, Any]:
-    """The EviScope output (contract §3 without ``id`` and ``usage``) for a row with ``doc_ids``."""
-    return _schema(list(doc_ids), len(doc_ids))
+    """The EviScope output (contract §3 without ``id`` and ``usage``) for a row with ``doc_ids``.
+
+    A request that shows no document (a counterfactual with every document removed) can cite
+    nothing: its ``citations`` and ``quotes`` are empty arrays (an empty ``enum`` is no schema).
+
+    >>> answer_schema([])["properties"]["citations"], answer_schema([])["properties"]["quotes"]
+    ({'type': 'array', 'maxItems': 0}, {'type': 'array', 'maxItems': 0})
+    """
+    schema = _schema(list(doc_ids), len(doc_ids))
+    if not doc_ids:
+        schema["properties"]["citations"] = {"type": "array", "maxItems": 0}
+        schema["properties"]["quotes"] = {"type": "array", "maxItems": 0}
+    return schema
 
 
 ANSWER_SCHEMA: dict[str, Any] = _schema(ROW_DOC_IDS, ROW_DOC_COUNT)
