@@ -125,6 +125,10 @@ def test_adjudication_settles_disagreements_and_draws_the_split(tmp_path: Path) 
                 r.update({f"adjudicated_q_{q}": "yes" if v else "no" for q, v in marks.items()})
             writer.writerow(r)
     settled = settle(rows, a, b, read_adjudication(sheet, rows), cap=51, eval_per_axis=1)
+    lines = sheet.read_text(encoding="utf-8").splitlines()
+    (tmp_path / "twice.csv").write_text("\n".join([*lines, lines[1]]) + "\n", encoding="utf-8")
+    with pytest.raises(EviScopeError, match=r"twice.csv:\d+: id '[\w-]+' appears twice"):
+        read_adjudication(tmp_path / "twice.csv", rows)  # a second verdict never overwrites the first
     kept = {r["id"]: r for r in settled.rows}
     assert settled.unresolved == [rows[1]["id"]]  # left open by the adjudicator
     assert settled.rejected == [rows[8]["id"]]  # a control the adjudicator found unwarranted

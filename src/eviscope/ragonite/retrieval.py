@@ -20,6 +20,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from eviscope.core.layout import cache_root
+
 __all__ = [
     "MINILM",
     "RRF_K",
@@ -54,12 +56,7 @@ def cache_dir(environ: dict[str, str] | None = None) -> Path:
     >>> cache_dir({"EVISCOPE_CACHE": "/tmp/c"})
     PosixPath('/tmp/c/embeddings')
     """
-    environ = dict(os.environ) if environ is None else environ
-    if environ.get("EVISCOPE_CACHE"):
-        base = Path(environ["EVISCOPE_CACHE"])
-    else:
-        base = Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "eviscope"
-    return base.expanduser() / "embeddings"
+    return cache_root(environ) / "embeddings"
 
 
 class Embedder:

@@ -21,6 +21,7 @@ from packaging.utils import canonicalize_name
 
 from eviscope import DISTRIBUTION
 from eviscope.core.errors import EviScopeError
+from eviscope.core.layout import cache_root
 from eviscope.release.processes import SpaceProblem
 from eviscope.release.stage import StagedRepo
 
@@ -40,10 +41,7 @@ def default_cache_dir(environ: os._Environ[str] | dict[str, str] = os.environ) -
     >>> default_cache_dir({"EVISCOPE_CACHE": "/tmp/c"})
     PosixPath('/tmp/c/space-envs')
     """
-    if environ.get("EVISCOPE_CACHE"):
-        return Path(environ["EVISCOPE_CACHE"]) / "space-envs"
-    base = Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "eviscope" / "space-envs"
+    return cache_root(environ) / "space-envs"
 
 
 def build_wheel(root: Path, out_dir: Path) -> Path:

@@ -25,7 +25,7 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -172,18 +172,30 @@ def _read(path: Path, columns: Sequence[str]) -> list[tuple[int, dict[str, str]]
         raise EviScopeError(f"{path}: cannot read sheet ({err.strerror})") from err
 
 
-def read_marks(path: Path, rows: Sequence[Row]) -> dict[str, Marks]:
-    """One reader's filled sheet: every candidate once, every question answered ``yes`` or ``no``."""
+def _candidate_lines(
+    path: Path, rows: Sequence[Row], columns: Sequence[str]
+) -> Iterator[tuple[str, str, dict[str, str]]]:
+    """(``path:line``, id, cells) of each line of a sheet; an id that is no candidate, or met twice,
+    is an error naming the line."""
     known = {row["id"] for row in rows}
-    marks: dict[str, Marks] = {}
-    for number, raw in _read(path, _MARKS):
+    seen: set[str] = set()
+    for number, raw in _read(path, columns):
         where, row_id = f"{path}:{number}", (raw.get("id") or "").strip()
         if row_id not in known:
             raise EviScopeError(f"{where}: id {row_id!r} is not a candidate row")
-        if row_id in marks:
+        if row_id in seen:
             raise EviScopeError(f"{where}: id {row_id!r} appears twice")
-        marks[row_id] = {name: _answer(raw.get(f"q_{name}"), where, f"q_{name}") for name in QUESTIONS}
-    missing = sorted(known - marks.keys())
+        seen.add(row_id)
+        yield where, row_id, raw
+
+
+def read_marks(path: Path, rows: Sequence[Row]) -> dict[str, Marks]:
+    """One reader's filled sheet: every candidate once, every question answered ``yes`` or ``no``."""
+    marks = {
+        row_id: {name: _answer(raw.get(f"q_{name}"), where, f"q_{name}") for name in QUESTIONS}
+        for where, row_id, raw in _candidate_lines(path, rows, _MARKS)
+    }
+    missing = sorted({row["id"] for row in rows} - marks.keys())
     if missing:
         raise EviScopeError(
             f"{path}: no marks for ids {', '.join(missing[:5])}"
@@ -263,12 +275,8 @@ def write_adjudication(
 
 def read_adjudication(path: Path, rows: Sequence[Row]) -> dict[str, Marks]:
     """The adjudicator's marks; a row whose ``adjudicated_q_*`` columns are all empty stays open."""
-    known = {row["id"] for row in rows}
     marks: dict[str, Marks] = {}
-    for number, raw in _read(path, _ADJUDICATED):
-        where, row_id = f"{path}:{number}", (raw.get("id") or "").strip()
-        if row_id not in known:
-            raise EviScopeError(f"{where}: id {row_id!r} is not a candidate row")
+    for where, row_id, raw in _candidate_lines(path, rows, _ADJUDICATED):
         if not any((raw.get(column) or "").strip() for column in _ADJUDICATED):
             continue
         marks[row_id] = {
