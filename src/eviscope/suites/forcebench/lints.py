@@ -24,10 +24,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from eviscope.core.normalize import norm, tokens
+from eviscope.core.normalize import english_stop_words, norm, tokens
 from eviscope.suites.forcebench.patterns import (
     Edit,
-    english_stop_words,
     find_edits,
     licenses,
     licenses_raised,
