@@ -35,7 +35,11 @@ retrieval drops; EviScope's question words extend it."""
 def english_stop_words() -> frozenset[str]:
     """scikit-learn's English stop words (318, the Glasgow list; :data:`STOPWORDS` is a subset), for
     ForceBench's content words. Imported on first use: sklearn takes over a second to import, and
-    every CLI command loads the modules that use it."""
+    every CLI command loads the modules that use it.
+
+    >>> STOPWORDS < english_stop_words(), len(english_stop_words())
+    (True, 318)
+    """
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     return ENGLISH_STOP_WORDS
