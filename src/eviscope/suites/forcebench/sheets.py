@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.sheets import checked_ids, read_sheet_lines
 from eviscope.core.stats import cohen_kappa, stable_hash
 from eviscope.suites.forcebench.annotation import cap_axes, locality_filter, stratified_split
 from eviscope.suites.forcebench.rows import AXES, PAIR_TYPES
@@ -159,34 +160,14 @@ def _answer(value: str | None, where: str, column: str) -> bool:
     return answer == "yes"
 
 
-def _read(path: Path, columns: Sequence[str]) -> list[tuple[int, dict[str, str]]]:
-    path = Path(path)
-    try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            reader = csv.DictReader(handle)
-            missing = [name for name in ("id", *columns) if name not in (reader.fieldnames or [])]
-            if missing:
-                raise EviScopeError(f"{path}: not a ForceBench sheet; missing columns {', '.join(missing)}")
-            return list(enumerate(reader, start=2))
-    except OSError as err:
-        raise EviScopeError(f"{path}: cannot read sheet ({err.strerror})") from err
-
-
 def _candidate_lines(
     path: Path, rows: Sequence[Row], columns: Sequence[str]
-) -> Iterator[tuple[str, str, dict[str, str]]]:
+) -> Iterator[tuple[str, str, Mapping[str, str]]]:
     """(``path:line``, id, cells) of each line of a sheet; an id that is no candidate, or met twice,
-    is an error naming the line."""
-    known = {row["id"] for row in rows}
-    seen: set[str] = set()
-    for number, raw in _read(path, columns):
-        where, row_id = f"{path}:{number}", (raw.get("id") or "").strip()
-        if row_id not in known:
-            raise EviScopeError(f"{where}: id {row_id!r} is not a candidate row")
-        if row_id in seen:
-            raise EviScopeError(f"{where}: id {row_id!r} appears twice")
-        seen.add(row_id)
-        yield where, row_id, raw
+    is an error naming the line (:func:`eviscope.core.sheets.checked_ids`)."""
+    path = Path(path)
+    lines = read_sheet_lines(path, columns, "ForceBench")
+    return checked_ids(lines, {row["id"] for row in rows}, lambda number: f"{path}:{number}")
 
 
 def read_marks(path: Path, rows: Sequence[Row]) -> dict[str, Marks]:
