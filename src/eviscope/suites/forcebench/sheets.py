@@ -114,6 +114,20 @@ def _ordered(rows: Sequence[Row], seed: int) -> list[Row]:
     return sorted(rows, key=lambda row: stable_hash(seed, row["id"]))
 
 
+def _shown_cells(item: int, row: Row) -> dict[str, Any]:
+    """The cells of a sheet line that show ``row`` (``_SHOWN``), the pair type hidden."""
+    return {
+        "item": item,
+        "id": row["id"],
+        "axis": row["axis"],
+        "axis_meaning": AXIS_MEANINGS[row["axis"]],
+        "question": row["context"],
+        "evidence": row["evidence"],
+        "claim_a": row["calibrated_claim"],
+        "claim_b": row["raised_claim"],
+    }
+
+
 def write_sheets(rows: Sequence[Row], out_dir: Path, seed: int = 0) -> list[Path]:
     """Write ``pass-A.csv``, ``pass-B.csv`` (every row, each pass in its own seeded order, the pair
     type hidden) and their ``INSTRUCTIONS-A.md`` / ``INSTRUCTIONS-B.md`` into ``out_dir``."""
@@ -126,19 +140,7 @@ def write_sheets(rows: Sequence[Row], out_dir: Path, seed: int = 0) -> list[Path
             writer = csv.DictWriter(handle, fieldnames=SHEET_COLUMNS)
             writer.writeheader()
             for item, row in enumerate(_ordered(rows, seed * len(PASSES) + offset), start=1):
-                writer.writerow(
-                    {
-                        "item": item,
-                        "id": row["id"],
-                        "axis": row["axis"],
-                        "axis_meaning": AXIS_MEANINGS[row["axis"]],
-                        "question": row["context"],
-                        "evidence": row["evidence"],
-                        "claim_a": row["calibrated_claim"],
-                        "claim_b": row["raised_claim"],
-                        **dict.fromkeys((*_MARKS, "notes"), ""),
-                    }
-                )
+                writer.writerow({**_shown_cells(item, row), **dict.fromkeys((*_MARKS, "notes"), "")})
         guide = out_dir / f"INSTRUCTIONS-{name}.md"
         guide.write_text(
             INSTRUCTIONS.format(
@@ -238,16 +240,7 @@ def write_adjudication(
             if verdict(a[row["id"]]) == verdict(b[row["id"]]):
                 continue
             listed += 1
-            out = {
-                "item": listed,
-                "id": row["id"],
-                "axis": row["axis"],
-                "axis_meaning": AXIS_MEANINGS[row["axis"]],
-                "question": row["context"],
-                "evidence": row["evidence"],
-                "claim_a": row["calibrated_claim"],
-                "claim_b": row["raised_claim"],
-            }
+            out = _shown_cells(listed, row)
             for who, marks in (("a", a), ("b", b)):
                 out.update({f"{who}_q_{name}": _yes(marks[row["id"]][name]) for name in QUESTIONS})
             writer.writerow({**out, **dict.fromkeys((*_ADJUDICATED, "notes"), "")})
