@@ -141,6 +141,22 @@ def test_an_unfilled_mark_names_its_item(tmp_path: Path) -> None:
         read_sheet(sheet)
 
 
+def test_a_repeated_item_is_refused_not_overwritten(tmp_path: Path) -> None:
+    """Two lines marking one id: the second would silently replace the first reader's marks."""
+    sheet = write_sheet(conflict_sheet(ROWS), tmp_path / "sheet").csv
+    _fill(sheet, {})
+    with sheet.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    _write(sheet, [*rows, {**rows[0], "same_type": "no"}])
+    with pytest.raises(
+        EviScopeError, match=rf"sheet\.csv:{len(rows) + 2}: id '{rows[0]['id']}' appears twice"
+    ):
+        read_sheet(sheet)
+    sheet.write_text("item,id\n1,q1-conflicting\n", encoding="utf-8")
+    with pytest.raises(EviScopeError, match=r"sheet\.csv: not a review sheet; missing columns same_type"):
+        read_sheet(sheet)
+
+
 def test_review_commands_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     dataset = write_dataset(tmp_path / "ds", "eviscope-v1.1", ROWS)
     out = tmp_path / "sheets" / "eviscope-v1.1-conflicts"  # a dot in the name is not a suffix

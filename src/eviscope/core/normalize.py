@@ -20,14 +20,31 @@ from __future__ import annotations
 import re
 import string
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from bm25s.stopwords import STOPWORDS_EN
 
-__all__ = ["QUESTION_WORDS", "STOPWORDS", "contains", "norm", "tokens"]
+__all__ = ["QUESTION_WORDS", "STOPWORDS", "contains", "english_stop_words", "norm", "tokens"]
 
 STOPWORDS: frozenset[str] = frozenset(STOPWORDS_EN)
-"""The suite's English stopwords: bm25s's list, the one its BM25 retrieval drops."""
+"""The suite's English stopwords: bm25s's list (Lucene's 33 function words), the one its BM25
+retrieval drops; EviScope's question words extend it."""
+
+
+@cache
+def english_stop_words() -> frozenset[str]:
+    """scikit-learn's English stop words (318, the Glasgow list; :data:`STOPWORDS` is a subset), for
+    ForceBench's content words. Imported on first use: sklearn takes over a second to import, and
+    every CLI command loads the modules that use it.
+
+    >>> STOPWORDS < english_stop_words(), len(english_stop_words())
+    (True, 318)
+    """
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return ENGLISH_STOP_WORDS
+
+
 QUESTION_WORDS: frozenset[str] = STOPWORDS | {
     *("what", "when", "who", "whom", "whose", "which", "where", "why", "how"),
     *("did", "does", "do", "was", "were", "is", "are", "many", "much"),

@@ -206,21 +206,15 @@ def read_verdicts(
     from pydantic import ValidationError
 
     from eviscope.core.errors import field_error
+    from eviscope.core.sheets import checked_ids
 
-    known = {row["id"] for row in rows}
     verdicts: dict[str, BaseModel] = {}
-    for number, line in lines:
-        row_id = line["id"].strip()
-        at = f"{where}: line {number}: id {row_id!r}"
-        if row_id not in known:
-            raise EviScopeError(f"{at} is not a candidate row")
-        if row_id in verdicts:
-            raise EviScopeError(f"{at} appears twice")
+    for at, row_id, line in checked_ids(lines, {row["id"] for row in rows}, lambda n: f"{where}: line {n}"):
         values = {field.name: line[f"annotation_{field.name}"].strip() for field in flow.fields}
         try:
             verdicts[row_id] = flow.verdict(row_id, values)
         except ValidationError as err:
-            raise field_error(err, at, "annotation_") from None
+            raise field_error(err, f"{at}: id {row_id!r}", "annotation_") from None
     return verdicts
 
 

@@ -146,7 +146,8 @@ def _gold_type(aliases: tuple[str, ...]) -> str:
 
 
 NOT_CONTENT = QUESTION_WORDS | {"year", "years", "date", "first", "name", "number", "percent", "percentage"}
-"""Words that say what kind of answer a question asks for, not what it is about."""
+"""Words that say what kind of answer a question asks for, not what it is about: the suite's
+:data:`~eviscope.core.normalize.QUESTION_WORDS` and the names of answer kinds."""
 
 
 @lru_cache(maxsize=4096)

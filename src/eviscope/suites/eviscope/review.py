@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 from eviscope.core.errors import EviScopeError
 from eviscope.core.normalize import contains
 from eviscope.core.sentences import sentence_spans
+from eviscope.core.sheets import checked_ids, read_sheet_lines
 from eviscope.core.stats import cohen_kappa
 
 CRITERIA: tuple[str, ...] = ("same_type", "believable", "fluent")
@@ -203,17 +204,11 @@ def write_sheet(items: list[dict], out: Path, articles: Articles | None = None) 
 
 
 def read_sheet(path: Path) -> dict[str, dict[str, bool]]:
-    """A filled sheet: row id to ``{criterion: yes?}``; an unfilled or odd mark names its item."""
-    try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            rows = list(csv.DictReader(handle))
-    except OSError as err:
-        raise EviScopeError(f"cannot read sheet {path}: {err.strerror}") from None
+    """A filled sheet: row id to ``{criterion: yes?}``; an unfilled or odd mark names its item, a
+    repeated id its line (:func:`eviscope.core.sheets.checked_ids`)."""
     marks: dict[str, dict[str, bool]] = {}
-    for row in rows:
-        missing = [c for c in ("id", *CRITERIA) if c not in row]
-        if missing:
-            raise EviScopeError(f"{path}: not a review sheet, it lacks the column(s) {', '.join(missing)}")
+    lines = read_sheet_lines(path, CRITERIA, "review")
+    for _, row_id, row in checked_ids(lines, None, lambda number: f"{path}:{number}"):
         values = {}
         for criterion in CRITERIA:
             mark = (row[criterion] or "").strip().lower()
@@ -222,7 +217,7 @@ def read_sheet(path: Path) -> dict[str, dict[str, bool]]:
                     f"{path}: item {row.get('item')} ({row['id']}): {criterion} is {mark!r}, not yes/no"
                 )
             values[criterion] = mark.startswith("y")
-        marks[row["id"]] = values
+        marks[row_id] = values
     return marks
 
 
@@ -233,11 +228,7 @@ def stale_marks(path: Path, rows: Iterable[dict[str, Any]]) -> list[str]:
     same text under a renumbered id still counts); a sheet without fingerprints cannot be checked.
     """
     current = {item["fingerprint"] for item in conflict_sheet(rows)}
-    try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            items = list(csv.DictReader(handle))
-    except OSError as err:
-        raise EviScopeError(f"cannot read sheet {path}: {err.strerror}") from None
+    items = [item for _, item in read_sheet_lines(path, (), "review")]
     if items and "fingerprint" not in items[0]:
         raise EviScopeError(
             f"{path}: the sheet has no fingerprint column, so its marks cannot be checked against a "

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.sheets import checked_ids, read_sheet_lines
 from eviscope.core.stats import cohen_kappa, stable_hash
 from eviscope.suites.forcebench.annotation import cap_axes, locality_filter, stratified_split
 from eviscope.suites.forcebench.rows import AXES, PAIR_TYPES
@@ -113,6 +114,20 @@ def _ordered(rows: Sequence[Row], seed: int) -> list[Row]:
     return sorted(rows, key=lambda row: stable_hash(seed, row["id"]))
 
 
+def _shown_cells(item: int, row: Row) -> dict[str, Any]:
+    """The cells of a sheet line that show ``row`` (``_SHOWN``), the pair type hidden."""
+    return {
+        "item": item,
+        "id": row["id"],
+        "axis": row["axis"],
+        "axis_meaning": AXIS_MEANINGS[row["axis"]],
+        "question": row["context"],
+        "evidence": row["evidence"],
+        "claim_a": row["calibrated_claim"],
+        "claim_b": row["raised_claim"],
+    }
+
+
 def write_sheets(rows: Sequence[Row], out_dir: Path, seed: int = 0) -> list[Path]:
     """Write ``pass-A.csv``, ``pass-B.csv`` (every row, each pass in its own seeded order, the pair
     type hidden) and their ``INSTRUCTIONS-A.md`` / ``INSTRUCTIONS-B.md`` into ``out_dir``."""
@@ -125,19 +140,7 @@ def write_sheets(rows: Sequence[Row], out_dir: Path, seed: int = 0) -> list[Path
             writer = csv.DictWriter(handle, fieldnames=SHEET_COLUMNS)
             writer.writeheader()
             for item, row in enumerate(_ordered(rows, seed * len(PASSES) + offset), start=1):
-                writer.writerow(
-                    {
-                        "item": item,
-                        "id": row["id"],
-                        "axis": row["axis"],
-                        "axis_meaning": AXIS_MEANINGS[row["axis"]],
-                        "question": row["context"],
-                        "evidence": row["evidence"],
-                        "claim_a": row["calibrated_claim"],
-                        "claim_b": row["raised_claim"],
-                        **dict.fromkeys((*_MARKS, "notes"), ""),
-                    }
-                )
+                writer.writerow({**_shown_cells(item, row), **dict.fromkeys((*_MARKS, "notes"), "")})
         guide = out_dir / f"INSTRUCTIONS-{name}.md"
         guide.write_text(
             INSTRUCTIONS.format(
@@ -159,34 +162,14 @@ def _answer(value: str | None, where: str, column: str) -> bool:
     return answer == "yes"
 
 
-def _read(path: Path, columns: Sequence[str]) -> list[tuple[int, dict[str, str]]]:
-    path = Path(path)
-    try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            reader = csv.DictReader(handle)
-            missing = [name for name in ("id", *columns) if name not in (reader.fieldnames or [])]
-            if missing:
-                raise EviScopeError(f"{path}: not a ForceBench sheet; missing columns {', '.join(missing)}")
-            return list(enumerate(reader, start=2))
-    except OSError as err:
-        raise EviScopeError(f"{path}: cannot read sheet ({err.strerror})") from err
-
-
 def _candidate_lines(
     path: Path, rows: Sequence[Row], columns: Sequence[str]
-) -> Iterator[tuple[str, str, dict[str, str]]]:
+) -> Iterator[tuple[str, str, Mapping[str, str]]]:
     """(``path:line``, id, cells) of each line of a sheet; an id that is no candidate, or met twice,
-    is an error naming the line."""
-    known = {row["id"] for row in rows}
-    seen: set[str] = set()
-    for number, raw in _read(path, columns):
-        where, row_id = f"{path}:{number}", (raw.get("id") or "").strip()
-        if row_id not in known:
-            raise EviScopeError(f"{where}: id {row_id!r} is not a candidate row")
-        if row_id in seen:
-            raise EviScopeError(f"{where}: id {row_id!r} appears twice")
-        seen.add(row_id)
-        yield where, row_id, raw
+    is an error naming the line (:func:`eviscope.core.sheets.checked_ids`)."""
+    path = Path(path)
+    lines = read_sheet_lines(path, columns, "ForceBench")
+    return checked_ids(lines, {row["id"] for row in rows}, lambda number: f"{path}:{number}")
 
 
 def read_marks(path: Path, rows: Sequence[Row]) -> dict[str, Marks]:
@@ -257,16 +240,7 @@ def write_adjudication(
             if verdict(a[row["id"]]) == verdict(b[row["id"]]):
                 continue
             listed += 1
-            out = {
-                "item": listed,
-                "id": row["id"],
-                "axis": row["axis"],
-                "axis_meaning": AXIS_MEANINGS[row["axis"]],
-                "question": row["context"],
-                "evidence": row["evidence"],
-                "claim_a": row["calibrated_claim"],
-                "claim_b": row["raised_claim"],
-            }
+            out = _shown_cells(listed, row)
             for who, marks in (("a", a), ("b", b)):
                 out.update({f"{who}_q_{name}": _yes(marks[row["id"]][name]) for name in QUESTIONS})
             writer.writerow({**out, **dict.fromkeys((*_ADJUDICATED, "notes"), "")})
