@@ -37,7 +37,6 @@ from eviscope.suites.forcebench.rows import (
     CONFIG,
     FIELDS,
     SEVERITIES,
-    SPLITS,
     STATUSES,
     read_rows,
 )
@@ -112,10 +111,7 @@ class ForceBench:
                 }
                 for i, r in enumerate(rows)
             ],
-            "references": [
-                {"id": r["id"], "axis": r["axis"], "severity": r["severity"], "pair_type": r["pair_type"]}
-                for r in rows
-            ],
+            "references": [{k: r[k] for k in ("id", "axis", "severity", "pair_type", "split")} for r in rows],
         }
 
     @property
@@ -197,7 +193,10 @@ class ForceBenchAnnotation:
     )
 
     def candidates(self, rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-        return [row for row in rows if row["annotation_status"] == "drafted"]
+        """The rows no one has annotated yet; once every row is settled (a build from the committed
+        marks), the ``eval`` rows, for a further blind read of the headline set."""
+        drafted = [row for row in rows if row["annotation_status"] == "drafted"]
+        return drafted or [row for row in rows if row["split"] == "eval"]
 
     def blinded_html(self, row: Mapping[str, Any]) -> str:
         """The drafted pair to accept, reject or correct."""
@@ -233,7 +232,6 @@ class ForceBenchSpace:
         BrowseFilter("axis", "axis", AXES),
         BrowseFilter("severity", "severity", tuple(map(str, SEVERITIES))),
         BrowseFilter("annotation_status", "status", STATUSES),
-        BrowseFilter("split", "split", SPLITS),
     )
     leaderboard_columns = (
         "MVR",
