@@ -119,3 +119,49 @@ def test_annotation_round_trip_through_the_cli(dataset: Path, tmp_path: Path, ca
         == 5
         == report["flow"]["Final headline contrast pairs after the locality filter"]
     )
+    marks = tmp_path / "annotation.marks.csv"
+    argv = ["forcebench", "marks", str(a), str(b), str(adjudication), "--dataset", str(dataset)]
+    assert main([*argv, "--out", str(marks), "--annotators", "reader-A", "reader-B", "adjudicator"]) == 0
+    assert capsys.readouterr().out == f"Wrote the marks of 10 candidates to {marks}\n"
+    text = marks.read_text(encoding="utf-8")
+    assert all(row["evidence"] not in text and row["raised_claim"] not in text for row in sample_rows())
+    changed = [dict(row) for row in sample_rows()]
+    changed[3]["calibrated_claim"] += " Indeed."
+    write_split(tmp_path / "redrafted", "forcebench", changed, FORCEBENCH_FEATURES)
+    assert (
+        main(
+            [
+                *argv[:-1],
+                str(tmp_path / "redrafted"),
+                "--out",
+                str(tmp_path / "m2.csv"),
+                "--annotators",
+                "x",
+                "y",
+                "z",
+            ]
+        )
+        == 0
+    )
+    assert "1 of them were read on other text than" in capsys.readouterr().out
+
+
+def test_score_reports_the_eval_split_as_the_headline(tmp_path: Path, capsys) -> None:
+    rows = [{**row, "split": "eval" if n < 6 else "pool"} for n, row in enumerate(sample_rows())]
+    write_split(tmp_path / "dataset", "forcebench", rows, FORCEBENCH_FEATURES)
+    runs = tmp_path / "runs"
+    base = ["--dataset", str(tmp_path / "dataset"), "--json"]
+    assert main(["forcebench", "baselines", "--out", str(runs), *base]) == 0
+    baselines = json.loads(capsys.readouterr().out)
+    assert (baselines["split"], baselines["n"]) == ("eval", 7 * 6)  # the eval rows only, by default
+    assert main(["forcebench", "baselines", "--split", "all", "--out", str(tmp_path / "all"), *base]) == 0
+    capsys.readouterr()
+    assert main(["score", str(tmp_path / "all" / "predictions.jsonl"), "--config", "forcebench", *base]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    assert (scored["split"], scored["n"], scored["set_aside"]) == ("eval", 7 * 6, 7 * 4)
+    assert scored["per_evaluator"] == baselines["per_evaluator"]
+    assert scored["all_rows"]["n"] == 7 * 10
+    assert main(["score", str(runs / "predictions.jsonl"), "--config", "forcebench", *base[:2]]) == 0
+    out = capsys.readouterr().out
+    assert "the eval split (headline)" in out
+    assert "0 predictions on pool rows set aside; every row: not scored" in out

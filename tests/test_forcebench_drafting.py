@@ -15,6 +15,7 @@ from forcebench_fixtures import REPO, require_attributionbench
 
 from eviscope.builders.forcebench.drafting import (
     CONTROLS_PER_AXIS,
+    MARKS_FILE,
     MAX_PER_AXIS,
     REJECTION_REASONS,
     build_forcebench,
@@ -28,13 +29,30 @@ from eviscope.suites.forcebench.lints import DRAFT_LINTS, failed_lints
 from eviscope.suites.forcebench.patterns import find_edits
 from eviscope.suites.forcebench.rows import AXES, CLAIM_SOURCES, FORCEBENCH_FEATURES, PAIR_TYPES, read_rows
 from eviscope.suites.forcebench.scoring import score_units, units_from_predictions
-from eviscope.suites.forcebench.sheets import QUESTIONS, read_marks, settle, write_sheets
+from eviscope.suites.forcebench.sheets import (
+    MARKS_COLUMNS,
+    QUESTIONS,
+    fingerprint,
+    read_marks,
+    read_marks_file,
+    settle,
+    write_sheets,
+)
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    """The drafted candidates, before the annotation's marks."""
     source = resolve("attributionbench", str(require_attributionbench()))
     out = tmp_path_factory.mktemp("forcebench")
+    return out, build_forcebench(source, out, marks=None)
+
+
+@pytest.fixture(scope="module")
+def settled(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    """What `eviscope build forcebench` writes: the candidates settled by the committed marks."""
+    source = resolve("attributionbench", str(require_attributionbench()))
+    out = tmp_path_factory.mktemp("forcebench-settled")
     return out, build_forcebench(source, out)
 
 
@@ -173,7 +191,7 @@ def test_evidence_blind_baselines_are_near_chance_and_the_oracle_is_perfect(buil
 
 def test_two_builds_are_byte_identical(built: tuple[Path, dict], tmp_path: Path) -> None:
     out, _ = built
-    build_forcebench(resolve("attributionbench", str(require_attributionbench())), tmp_path)
+    build_forcebench(resolve("attributionbench", str(require_attributionbench())), tmp_path, marks=None)
     relative = Path("data/forcebench/test.parquet")
     assert (tmp_path / relative).read_bytes() == (out / relative).read_bytes()
 
@@ -267,3 +285,73 @@ def test_the_card_states_the_built_counts(built: tuple[Path, dict]) -> None:
         row = f"| {axis} | " + " | ".join(map(str, cells)) + " |"
         assert row in text, row
     assert f"these {report['rows']} candidates" in text
+
+
+def test_the_build_settles_every_candidate_the_committed_marks_hold_for(
+    built: tuple[Path, dict], settled: tuple[Path, dict], tmp_path: Path
+) -> None:
+    candidates = read_rows(built[0])
+    recorded = read_marks_file(MARKS_FILE)
+    # the marks were made on exactly the text the build drafts now: none is stale
+    assert {r["id"]: fingerprint(r) for r in candidates} == {i: m.fingerprint for i, m in recorded.items()}
+    out, report = settled
+    annotation = report["annotation"]
+    assert (annotation["stale"], annotation["unread"], annotation["gone"]) == ([], 0, [])
+    assert annotation["annotators"] == {
+        "pass_a": ["reader-A"],
+        "pass_b": ["reader-B"],
+        "adjudicator": ["adjudicator"],
+    }
+    rows = load_dataset(str(out), "forcebench", split="test", cache_dir=str(tmp_path)).to_list()
+    assert {r["annotation_status"] for r in rows} == {"adjudicated"}
+    assert (
+        report["rows"]
+        == len(rows)
+        == report["candidates"] - sum(annotation[k] for k in ("rejected", "unresolved", "locality_removed"))
+    )
+    evaluation = Counter((r["axis"], r["pair_type"]) for r in rows if r["split"] == "eval")
+    assert annotation["split"]["eval"] == {
+        axis: {pt: evaluation[axis, pt] for pt in PAIR_TYPES} for axis in AXES
+    }
+    flow = annotation["flow"]
+    assert (
+        sum(evaluation[a, "contrast"] for a in AXES)
+        == flow["Final headline contrast pairs after the locality filter"]
+    )
+    assert all(evaluation[axis, "contrast"] <= 40 for axis in AXES)
+    assert sum(evaluation[a, "licensed"] for a in AXES) == flow["Controls in the evaluation split"] > 0
+
+
+def test_the_committed_marks_hold_no_text_of_any_row(built: tuple[Path, dict]) -> None:
+    text = MARKS_FILE.read_text(encoding="utf-8")
+    with MARKS_FILE.open(newline="", encoding="utf-8") as handle:
+        lines = list(csv.DictReader(handle))
+    assert list(lines[0]) == list(MARKS_COLUMNS)
+    cell = re.compile(r"fb-[0-9a-f]+|[0-9a-f]{16}|yes|no|reader-[AB]|adjudicator|")
+    assert all(cell.fullmatch(value) for line in lines for value in line.values())
+    for row in read_rows(built[0]):
+        for name in ("context", "evidence", "evidence_span", "calibrated_claim", "raised_claim"):
+            assert row[name] not in text, (row["id"], name)
+
+
+def test_evidence_blind_baselines_are_near_chance_on_the_eval_split(settled: tuple[Path, dict]) -> None:
+    rows = [row for row in read_rows(settled[0]) if row["split"] == "eval"]
+    results = score_units(units_from_predictions(rows, baseline_predictions(rows)))["per_evaluator"]
+    for name in ("shorter_claim", "fewer_force_words"):
+        assert results[f"baseline/{name}"]["cpa"] <= 0.60, name
+    held_out, fit = classifier_predictions(rows)
+    tested = [row for row in rows if row["id"] in set(fit["ids"])]
+    assert abs(fit["accuracy"] - fit["chance"]) <= 0.05
+    assert score_units(units_from_predictions(tested, held_out))["cpa"] <= 0.60
+
+
+def test_the_card_states_the_annotation_flow_and_the_eval_split(settled: tuple[Path, dict]) -> None:
+    _, report = settled
+    annotation = report["annotation"]
+    text = " ".join((REPO / "dataset" / "README.md").read_text(encoding="utf-8").split())
+    for label, count in annotation["flow"].items():
+        assert f"| {label} | {count} |" in text, label
+    for axis, counts in annotation["split"]["eval"].items():
+        row = f"| {axis} | {counts['contrast']} | {counts['licensed']} |"
+        assert row in text, row
+    assert f"κ {annotation['agreement']['kappa_verdict']:.3f}" in text

@@ -11,7 +11,7 @@ from forcebench_fixtures import REPO, sample_rows
 from module_files import load_file
 
 from eviscope.suites.forcebench.baselines import baseline_predictions
-from eviscope.suites.forcebench.scoring import score_units, units_from_predictions
+from eviscope.suites.forcebench.scoring import score_predictions
 
 METRIC = REPO / "metrics" / "forcebench"
 
@@ -36,10 +36,21 @@ def test_the_module_matches_the_library_on_pooled_baselines_and_judges(forcebenc
     ]
     references = [{k: by_id[p["id"]][k] for k in ("id", "axis", "severity")} for p in predictions]
     result = forcebench.compute(predictions=predictions, references=references)
-    expected = score_units(units_from_predictions(rows, predictions))
+    expected = score_predictions(rows, predictions)
     assert result == expected
     assert result["per_evaluator"]["judge"]["missing"] == 2
     assert set(result["per_evaluator"]) == {"baseline/token_overlap", "baseline/axis_forcecheck", "judge"}
+
+
+def test_references_with_an_eval_split_are_scored_on_it_as_eviscope_score_does(forcebench) -> None:
+    rows = [{**r, "split": "eval" if n % 2 else "pool"} for n, r in enumerate(sample_rows())]
+    predictions = baseline_predictions(rows, ["token_overlap"])
+    by_id = {r["id"]: r for r in rows}
+    references = [{k: by_id[p["id"]][k] for k in ("id", "axis", "severity", "split")} for p in predictions]
+    result = forcebench.compute(predictions=predictions, references=references)
+    assert result == score_predictions(rows, predictions)
+    assert (result["split"], result["n"], result["set_aside"]) == ("eval", len(rows) // 2, len(rows) // 2)
+    assert result["all_rows"]["n"] == len(rows)
 
 
 def test_mismatched_ids_are_refused(forcebench) -> None:

@@ -177,3 +177,27 @@ def test_read_predictions_names_the_bad_line(tmp_path) -> None:
     path.write_text(json.dumps({"id": "fb-1", "evaluator": "e", "score_safe": "high"}) + "\n")
     with pytest.raises(EviScopeError, match=r"preds.jsonl:1: field 'score_safe'"):
         read_predictions(path)
+
+
+def test_the_harness_metrics_are_on_the_eval_split_as_eviscope_score_gives_them() -> None:
+    from forcebench_fixtures import sample_rows
+
+    from eviscope.suites.forcebench import harness
+    from eviscope.suites.forcebench.scoring import score_predictions
+
+    rows = [{**row, "split": "eval" if n % 3 else "pool"} for n, row in enumerate(sample_rows())]
+    # the judge gets every eval pair right and every pool pair wrong (a tie)
+    items = [
+        harness.forcebench_item(
+            row,
+            which,
+            "generic",
+            "partially_supported" if (which, row["split"]) == ("raised", "eval") else "fully_supported",
+        )
+        for row in rows
+        for which in ("safe", "raised")
+    ]
+    assert (harness.forcebench_metric("mvr", items), harness.forcebench_metric("fs", items)) == (0.0, 0.5)
+    expected = score_predictions(rows, harness.forcebench_predictions(items))
+    assert (expected["split"], expected["set_aside"], expected["mvr"]) == ("eval", 4, 0.0)
+    assert expected["all_rows"]["mvr"] == 0.4

@@ -8,16 +8,21 @@ from pathlib import Path
 import pytest
 from forcebench_fixtures import sample_rows
 
+from eviscope.builders.forcebench.entry import annotation_lines
 from eviscope.core.errors import EviScopeError
 from eviscope.suites.forcebench.sheets import (
+    MARKS_COLUMNS,
     QUESTIONS,
     SHEET_COLUMNS,
     agreement,
+    apply_marks,
     read_adjudication,
     read_marks,
+    read_marks_file,
     settle,
     verdict,
     write_adjudication,
+    write_marks,
     write_sheets,
 )
 
@@ -160,3 +165,77 @@ def test_bad_marks_name_file_row_and_column(tmp_path: Path) -> None:
     with pytest.raises(EviScopeError, match=r"pass-B.csv: not a ForceBench sheet; missing columns id"):
         (tmp_path / "pass-B.csv").write_text("item\n1\n", encoding="utf-8")
         read_marks(tmp_path / "pass-B.csv", rows)
+
+
+def _annotated(tmp_path: Path, rows: list[dict]) -> tuple[Path, Path, Path]:
+    """Filled sheets A and B that disagree on row 0 and row 9, and the adjudication settling both."""
+    write_sheets(rows, tmp_path)
+    a_marks = {row["id"]: _gold(row) for row in rows}
+    b_marks = {
+        **a_marks,
+        rows[0]["id"]: {**YES, "natural": False},
+        rows[9]["id"]: {**YES, "b_supported": False},
+    }
+    a = _fill(tmp_path / "pass-A.csv", tmp_path / "a.csv", a_marks)
+    b = _fill(tmp_path / "pass-B.csv", tmp_path / "b.csv", b_marks)
+    sheet = tmp_path / "adjudication.csv"
+    write_adjudication(rows, read_marks(a, rows), read_marks(b, rows), sheet)
+    listed = _read(sheet)
+    with sheet.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(listed[0]))
+        writer.writeheader()
+        for r in listed:  # the adjudicator sides with A on row 0 and with B on row 9
+            marks = _gold(rows[0]) if r["id"] == rows[0]["id"] else {**YES, "b_supported": False}
+            writer.writerow({**r, **{f"adjudicated_q_{q}": "yes" if v else "no" for q, v in marks.items()}})
+    return a, b, sheet
+
+
+def test_the_marks_file_settles_the_rows_as_the_sheets_do_and_holds_no_text(tmp_path: Path) -> None:
+    rows = _rows()
+    a, b, sheet = _annotated(tmp_path, rows)
+    out = tmp_path / "annotation.marks.csv"
+    assert write_marks(rows, a, b, sheet, ("reader-A", "reader-B", "adjudicator"), out) == len(rows)
+    lines = _read(out)
+    assert list(lines[0]) == list(MARKS_COLUMNS)
+    text = out.read_text(encoding="utf-8")
+    for row in rows:
+        for name in ("context", "evidence", "calibrated_claim", "raised_claim"):
+            assert row[name] not in text
+    assert [line["adjudicator"] for line in lines if line["adjudicator"]] == ["adjudicator"] * 2
+    applied = apply_marks(rows, read_marks_file(out))
+    by_sheets = settle(rows, read_marks(a, rows), read_marks(b, rows), read_adjudication(sheet, rows))
+    assert applied.rows == by_sheets.rows  # the same rows, statuses and splits as from the sheets
+    assert applied.report["rejected"] == 1  # row 9: a control B and the adjudicator found unwarranted
+    assert applied.report["stale"] == []
+    assert applied.report["agreement"]["disagreements"] == 2
+
+
+def test_a_row_changed_since_it_was_read_stays_drafted_and_the_build_says_so(tmp_path: Path) -> None:
+    rows = _rows()
+    out = tmp_path / "annotation.marks.csv"
+    write_marks(rows, *_annotated(tmp_path, rows), ("reader-A", "reader-B", "adjudicator"), out)
+    redrafted = [dict(row) for row in rows]
+    redrafted[2]["raised_claim"] += " Really."
+    redrafted.append({**rows[3], "id": "fb-new"})
+    applied = apply_marks(redrafted, read_marks_file(out))
+    by_id = {r["id"]: r for r in applied.rows}
+    for row_id in (rows[2]["id"], "fb-new"):
+        assert (by_id[row_id]["annotation_status"], by_id[row_id]["split"]) == ("drafted", "pool")
+    assert applied.report["stale"] == [rows[2]["id"]] and applied.report["unread"] == 1
+    assert by_id[rows[4]["id"]]["annotation_status"] == "adjudicated"
+    lines = annotation_lines({**applied.report, "marks": out.name})
+    assert any(line.startswith("warning: 1 drafts changed since they were read (fb-") for line in lines)
+    assert any(line.startswith("warning: 1 drafts no reader has marked") for line in lines)
+
+
+def test_a_bad_marks_file_names_line_and_column(tmp_path: Path) -> None:
+    rows = _rows()
+    out = tmp_path / "annotation.marks.csv"
+    write_marks(rows, *_annotated(tmp_path, rows), ("reader-A", "reader-B", "adjudicator"), out)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    (tmp_path / "bad.csv").write_text("\n".join([*lines[:3], lines[3].replace(",yes,", ",maybe,", 1)]) + "\n")
+    with pytest.raises(EviScopeError, match=r"bad.csv:4: column a_q_\w+: 'maybe' is not yes or no"):
+        read_marks_file(tmp_path / "bad.csv")
+    (tmp_path / "twice.csv").write_text("\n".join([*lines, lines[1]]) + "\n")
+    with pytest.raises(EviScopeError, match=r"twice.csv:\d+: id 'fb-\d+' appears twice"):
+        read_marks_file(tmp_path / "twice.csv")

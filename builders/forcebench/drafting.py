@@ -34,8 +34,13 @@ its passage:
 The evidence of a row is the paragraph of the cited passage that holds the span, clipped to the span
 and two sentences on either side when the paragraph is longer than
 ``forcebench_claims.MAX_EVIDENCE_CHARS``; it is
-always a verbatim excerpt. Every row says ``annotation_status: drafted`` and ``split: pool``;
-``eviscope forcebench adjudicate`` settles both (:mod:`eviscope.suites.forcebench.sheets`).
+always a verbatim excerpt. Every draft says ``annotation_status: drafted`` and ``split: pool``.
+
+7. The annotation's marks (``MARKS_FILE``, written by ``eviscope forcebench marks`` from the filled
+   sheets; ids, fingerprints and answers, no text) settle every draft whose id and fingerprint they
+   record (:func:`eviscope.suites.forcebench.sheets.apply_marks`): kept rows become ``adjudicated``
+   with their ``eval`` or ``pool`` split, rejected ones leave the config, and a draft whose text
+   changed since it was read stays ``drafted`` in ``pool``, counted in the build report.
 """
 
 from __future__ import annotations
@@ -70,9 +75,11 @@ from eviscope.suites.forcebench.lints import (
 )
 from eviscope.suites.forcebench.patterns import Edit, find_edits
 from eviscope.suites.forcebench.rows import AXES, CLAIM_SOURCES, CONFIG, FORCEBENCH_FEATURES, PAIR_TYPES
+from eviscope.suites.forcebench.sheets import apply_marks, read_marks_file
 
 __all__ = [
     "FLOOR_PER_AXIS",
+    "MARKS_FILE",
     "MAX_PER_AXIS",
     "build_forcebench",
     "draft_rows",
@@ -88,6 +95,9 @@ FLOOR_PER_AXIS = 60
 
 CONTROLS_PER_AXIS = 50
 """The most control drafts (``pair_type: licensed``) kept per axis, cited claims first."""
+
+MARKS_FILE = Path(__file__).with_name("forcebench-annotation.marks.csv")
+"""The committed marks of the two annotation passes and the adjudication (``eviscope forcebench marks``)."""
 
 HUB_CONFIG = "subset_balanced"
 HUB_SPLITS = ("dev", "test", "test_ood")
@@ -633,13 +643,18 @@ _NO_SPAN = Span("", "")
 """The span of a claim that shares no content word with its cited passages (fails the span lints)."""
 
 
-def build_forcebench(source: SourceRef, out_dir: Path, seed: int = 0) -> dict[str, Any]:
-    """Build ``out_dir/data/forcebench/test.parquet`` from AttributionBench; return the build report.
+def build_forcebench(
+    source: SourceRef, out_dir: Path, seed: int = 0, marks: Path | None = MARKS_FILE
+) -> dict[str, Any]:
+    """Build ``out_dir/data/forcebench/test.parquet`` from AttributionBench, settled by the ``marks``
+    file (None: every row ``drafted``); return the build report.
 
-    Two builds from the same source and seed write byte-identical files.
+    Two builds from the same source, seed and marks write byte-identical files.
     """
     source_rows, read = read_attributionbench(source)
-    rows, stats = draft_rows(source_rows, seed)
+    drafts, stats = draft_rows(source_rows, seed)
+    applied = apply_marks(drafts, {} if marks is None else read_marks_file(marks), seed)
+    rows = applied.rows
     table = write_split(Path(out_dir), CONFIG, rows, FORCEBENCH_FEATURES)
     digest = update_card(Path(out_dir) / "README.md", CONFIG, FORCEBENCH_FEATURES, len(rows), table.nbytes)
     return {
@@ -647,10 +662,12 @@ def build_forcebench(source: SourceRef, out_dir: Path, seed: int = 0) -> dict[st
         "path": str(split_path(Path(out_dir), CONFIG)),
         "sha256": digest,
         "rows": len(rows),
+        "candidates": len(drafts),
         "seed": seed,
         "axis": {axis: sum(r["axis"] == axis for r in rows) for axis in AXES},
         "severity": {str(s): n for s, n in sorted(Counter(r["severity"] for r in rows).items())},
         "annotation_status": dict(Counter(r["annotation_status"] for r in rows)),
+        "annotation": {"marks": None if marks is None else Path(marks).name, **applied.report},
         "claim_source": {
             axis: {
                 cs: sum(r["axis"] == axis and r["claim_source"] == cs for r in rows) for cs in CLAIM_SOURCES

@@ -45,7 +45,35 @@ class ForceBenchBuilder:
         table.add_row("controls (licensed)", str(pairs["licensed"]), end_section=True)
         for lint, passed in report["lints_passed"].items():  # on contrast pairs; controls have their own
             table.add_row(f"lint {lint}", f"{passed}/{pairs['contrast']}")
-        return [table]
+        return [table, *annotation_lines(report["annotation"])]
+
+
+def annotation_lines(annotation: Mapping[str, Any]) -> list[str]:
+    """What the marks file settled: the eval split, what the annotation removed, and every draft the
+    marks no longer hold for (its text changed since it was read, or nobody read it)."""
+    evaluation = annotation["split"]["eval"]
+    contrast = sum(by_type["contrast"] for by_type in evaluation.values())
+    controls = sum(by_type["licensed"] for by_type in evaluation.values())
+    per_axis = ", ".join(f"{axis} {n['contrast']}+{n['licensed']}" for axis, n in evaluation.items())
+    lines = [
+        f"annotation ({annotation['marks']}): {annotation['settled_from_marks']} of {annotation['marked']} "
+        f"marked rows settled; eval split {contrast} contrast pairs + {controls} controls ({per_axis}); "
+        f"left out: {annotation['rejected']} rejected, {annotation['unresolved']} left open, "
+        f"{annotation['locality_removed']} not local"
+    ]
+    if annotation["stale"]:
+        shown = ", ".join(annotation["stale"][:5]) + (" …" if len(annotation["stale"]) > 5 else "")
+        lines.append(
+            f"warning: {len(annotation['stale'])} drafts changed since they were read ({shown}); they stay "
+            "drafted in pool until read again"
+        )
+    if annotation["unread"]:
+        lines.append(
+            f"warning: {annotation['unread']} drafts no reader has marked; they stay drafted in pool"
+        )
+    if annotation["gone"]:
+        lines.append(f"note: {len(annotation['gone'])} marked rows are no longer drafted")
+    return lines
 
 
 BUILDER = ForceBenchBuilder()

@@ -14,8 +14,7 @@ from eviscope.core.errors import EviScopeError, plain
 from eviscope.suites.forcebench.scoring import (
     ForcePrediction,
     check_rows,
-    score_units,
-    units_from_predictions,
+    score_predictions,
     validate_predictions,
 )
 
@@ -46,9 +45,12 @@ Args:
         `score_safe` / `score_raised` (non-LLM evaluators, `prompt` None) or the judge `prompt`
         (`generic`, `axis_free`, `force_aware`, `dummy_axis`) and its labels `label_safe` /
         `label_raised`, which are mapped to scores.
-    references: for each prediction, the ForceBench row it scores: `id`, `axis`, `severity` and
-        `pair_type` (`contrast` or `licensed`; absent: `contrast`). Every evaluator must score every
-        referenced row exactly once.
+    references: for each prediction, the ForceBench row it scores: `id`, `axis`, `severity`,
+        `pair_type` (`contrast` or `licensed`; absent: `contrast`) and optionally `split` (`eval` or
+        `pool`). Every evaluator must score every referenced row exactly once. When some references
+        are in the `eval` split, the results are on those rows (the headline, as `eviscope score`
+        gives it) and the predictions on the others are set aside (`set_aside`; every row:
+        `all_rows`).
 Raises:
     EviScopeError (a ValueError): a prediction or reference that breaks the contract (docs/contract.md §6 or §5; the message
         names its position and field), a prediction paired with another row's reference, a
@@ -56,7 +58,8 @@ Raises:
 Returns:
     `mvr`, `fs`, `n` (contrast units), `violations`, `lpr`, `n_licensed` (control units), `penalties`,
     `cpa` (None unless both kinds are present) and `missing`; the same under `per_axis`,
-    `per_severity` and `per_evaluator` (which also holds per-axis and per-severity results).
+    `per_severity` and `per_evaluator` (which also holds per-axis and per-severity results); `split`
+    (`eval`, or `all` when no reference is in the eval split) and `set_aside`.
 Examples:
     >>> import evaluate
     >>> forcebench = evaluate.load("metrics/forcebench")
@@ -110,7 +113,11 @@ def _references(references: list[dict] | None) -> list[dict] | None:
     if references is None:
         return None
     return [
-        {**{name: ref.get(name) for name in _REFERENCE}, "pair_type": ref.get("pair_type", "contrast")}
+        {
+            **{name: ref.get(name) for name in _REFERENCE},
+            "pair_type": ref.get("pair_type", "contrast"),
+            "split": ref.get("split") or "",
+        }
         for ref in check_rows(references, "references")
     ]
 
@@ -120,6 +127,7 @@ _REFERENCE = {
     "axis": datasets.Value("string"),
     "severity": datasets.Value("int32"),
     "pair_type": datasets.Value("string"),
+    "split": datasets.Value("string"),
 }
 
 
@@ -166,15 +174,16 @@ class Forcebench(evaluate.Metric):
         if predictions is not None and references is not None:
             predictions = list(predictions) if isinstance(predictions, Iterator) else predictions
             references = list(references) if isinstance(references, Iterator) else references
-            _units(_complete(predictions), _references(references))
+            _scored(_complete(predictions), _references(references))
         return super().compute(predictions=predictions, references=references, **kwargs)
 
     def _compute(self, predictions: list[dict], references: list[dict]) -> dict:
-        return score_units(_units(predictions, references))
+        return _scored(predictions, references)
 
 
-def _units(predictions: list[dict], references: list[dict]) -> list:
-    """The library's units of completed predictions and references, paired by position."""
+def _scored(predictions: list[dict], references: list[dict]) -> dict:
+    """The library's headline results (``score_predictions``: the eval split when the references hold
+    one) of completed predictions and references, paired by position."""
     if len(predictions) != len(references):
         raise EviScopeError(
             f"got {len(predictions)} predictions and {len(references)} references; give each "
@@ -202,4 +211,4 @@ def _units(predictions: list[dict], references: list[dict]) -> list:
         preds.append(
             ForcePrediction.model_validate({k: v for k, v in pred.items() if v is not None and v != ""})
         )
-    return units_from_predictions(list(rows.values()), preds)
+    return score_predictions(list(rows.values()), preds)

@@ -22,6 +22,7 @@ __all__ = [
     "cohen_kappa",
     "mcnemar_p",
     "stable_hash",
+    "text_fingerprint",
 ]
 
 DEFAULT_DRAWS = 10_000
@@ -63,6 +64,16 @@ def bootstrap_ci(
 def stable_hash(seed: int, row_id: str) -> str:
     """The tie-breaking key of a row: independent of input order, fixed for a seed."""
     return hashlib.sha256(f"{seed}\x1f{row_id}".encode()).hexdigest()
+
+
+def text_fingerprint(*parts: str) -> str:
+    """The 16-hex sha256 of the texts a reader was shown, joined by newlines: a mark made on them holds
+    for this text only (a rebuild that changes any of it leaves the mark stale).
+
+    >>> text_fingerprint("5733be", "When?", "Built in 1901.", "Built in 1905.")
+    '792f65374d910742'
+    """
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:16]
 
 
 def cohen_kappa(

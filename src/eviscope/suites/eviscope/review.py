@@ -34,7 +34,7 @@ from eviscope.core.errors import EviScopeError
 from eviscope.core.normalize import contains
 from eviscope.core.sentences import sentence_spans
 from eviscope.core.sheets import checked_ids, read_sheet_lines
-from eviscope.core.stats import cohen_kappa
+from eviscope.core.stats import cohen_kappa, text_fingerprint
 
 CRITERIA: tuple[str, ...] = ("same_type", "believable", "fluent")
 SHEET_FIELDS: tuple[str, ...] = (
@@ -56,8 +56,7 @@ def fingerprint(source_id: str, question: str, original: str, edited: str) -> st
     >>> fingerprint("5733be", "When?", "Built in 1901.", "Built in 1905.")
     '792f65374d910742'
     """
-    text = "\n".join((source_id, question, original, edited))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return text_fingerprint(source_id, question, original, edited)
 
 
 def _edited_sentence(text: str, original: str, answer: str) -> str:

@@ -78,17 +78,22 @@ class ForceBench:
         return ForceBenchTask(judge, evaluator)
 
     def score(self, config: str, rows: list[dict[str, Any]], predictions: Path, out: Path | None) -> Scored:
-        from eviscope.suites.forcebench.scoring import read_predictions, score_units, units_from_predictions
+        from eviscope.suites.forcebench.scoring import read_predictions, score_predictions
 
-        results = score_units(
-            units_from_predictions(rows, read_predictions(predictions), source=str(predictions))
-        )
+        results = score_predictions(rows, read_predictions(predictions), source=str(predictions))
         written = write_results(results, out) if out is not None else []
-        pooled = (
-            f"pooled: MVR {_fmt(results['mvr'])}  FS {_fmt(results['fs'])}  LPR {_fmt(results['lpr'])}  "
-            f"CPA {_fmt(results['cpa'])}  units {results['n']} contrast, {results['n_licensed']} controls"
-        )
-        return Scored(results, [results_table(f"ForceBench: {predictions}", results), pooled], written)
+        title = f"ForceBench: {predictions}, {headline_name(results)}"
+        lines: list[Any] = [results_table(title, results), f"pooled: {_pooled(results)}"]
+        if "all_rows" in results:
+            lines.append(
+                f"{results['set_aside']} predictions on pool rows set aside; every row: "
+                + (
+                    "not scored (an evaluator left pool rows out)"
+                    if results["all_rows"] is None
+                    else _pooled(results["all_rows"])
+                )
+            )
+        return Scored(results, lines, written)
 
     def score_command(self, config: str, predictions: Path) -> str:
         return f"eviscope score {predictions} --config {config}"
@@ -106,10 +111,7 @@ class ForceBench:
                 }
                 for i, r in enumerate(rows)
             ],
-            "references": [
-                {"id": r["id"], "axis": r["axis"], "severity": r["severity"], "pair_type": r["pair_type"]}
-                for r in rows
-            ],
+            "references": [{k: r[k] for k in ("id", "axis", "severity", "pair_type", "split")} for r in rows],
         }
 
     @property
@@ -134,6 +136,18 @@ def write_results(results: dict[str, Any], out: Path) -> list[Path]:
 
 def _fmt(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
+
+
+def _pooled(results: Mapping[str, Any]) -> str:
+    return (
+        f"MVR {_fmt(results['mvr'])}  FS {_fmt(results['fs'])}  LPR {_fmt(results['lpr'])}  "
+        f"CPA {_fmt(results['cpa'])}  units {results['n']} contrast, {results['n_licensed']} controls"
+    )
+
+
+def headline_name(results: Mapping[str, Any]) -> str:
+    """Which rows a result's headline is on, in words."""
+    return "the eval split (headline)" if results.get("split") == "eval" else "every row (no eval split)"
 
 
 def results_table(title: str, results: Mapping[str, Any]) -> Table:
@@ -179,7 +193,10 @@ class ForceBenchAnnotation:
     )
 
     def candidates(self, rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-        return [row for row in rows if row["annotation_status"] == "drafted"]
+        """The rows no one has annotated yet; once every row is settled (a build from the committed
+        marks), the ``eval`` rows, for a further blind read of the headline set."""
+        drafted = [row for row in rows if row["annotation_status"] == "drafted"]
+        return drafted or [row for row in rows if row["split"] == "eval"]
 
     def blinded_html(self, row: Mapping[str, Any]) -> str:
         """The drafted pair to accept, reject or correct."""
@@ -227,10 +244,10 @@ class ForceBenchSpace:
     annotation = ForceBenchAnnotation()
 
     def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
-        from eviscope.suites.forcebench.scoring import read_predictions, score_units, units_from_predictions
+        from eviscope.suites.forcebench.scoring import read_predictions, score_predictions
 
         preds = read_predictions(path, source=source)
-        result = score_units(units_from_predictions(rows, preds, source=source))
+        result = score_predictions(rows, preds, source=source)
         return SpaceScore(result, [p.model_dump(exclude_none=True) for p in preds])
 
     def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
@@ -242,7 +259,11 @@ class ForceBenchSpace:
         lines = [f"# ForceBench score: {meta['system']} ({meta['predictions']})", ""]
         lines += [f"- {key}: `{value}`" for key, value in meta.items()]
         evaluators = ", ".join(map(markdown_text, result["evaluators"]))  # names the upload chose
-        lines += [f"- units: {result['n']}, evaluators: {evaluators}", ""]
+        lines += [
+            f"- units: {result['n']}, evaluators: {evaluators}",
+            f"- rows scored: {headline_name(result)}",
+            "",
+        ]
         slices = [("overall", result)]
         slices += [(f"axis {axis}", r) for axis, r in result["per_axis"].items()]
         slices += [(f"severity {s}", r) for s, r in result["per_severity"].items()]

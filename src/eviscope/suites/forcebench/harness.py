@@ -24,8 +24,9 @@ FORCEBENCH_METRICS: tuple[str, ...] = ("mvr", "fs", "lpr", "cpa")
 """Monotonicity violation rate and force sensitivity (contrast pairs), licensed-penalty rate (controls)
 and controlled pair accuracy (contract §6), pooled over the run's pairs."""
 
-FORCEBENCH_PAIR_FIELDS: tuple[str, ...] = ("id", "axis", "severity", "pair_type")
-"""The fields of a ForceBench row that a harness request carries, so the metrics can be computed."""
+FORCEBENCH_PAIR_FIELDS: tuple[str, ...] = ("id", "axis", "severity", "pair_type", "split")
+"""The fields of a ForceBench row that a harness request carries, so the metrics can be computed on
+the rows ``eviscope score`` puts in its headline (the eval split)."""
 
 
 def forcebench_prompts(row: Row, judge: str) -> dict[str, str]:
@@ -40,10 +41,10 @@ def forcebench_label(judge: str, reply: str) -> str | None:
 
 
 def forcebench_item(row: Row, which: str, judge: str, reply: str) -> dict[str, Any]:
-    """What a harness keeps per request of a pair: the pair's id, axis, severity and pair type, and the
-    label."""
+    """What a harness keeps per request of a pair: the pair's id, axis, severity, pair type and split
+    (absent from a log made before rows had one), and the label."""
     return {
-        **{name: row[name] for name in FORCEBENCH_PAIR_FIELDS},
+        **{name: row[name] for name in FORCEBENCH_PAIR_FIELDS if name != "split" or name in row},
         "which": which,
         "judge": judge,
         "label": forcebench_label(judge, reply),
@@ -65,11 +66,12 @@ def forcebench_predictions(items: Iterable[Mapping[str, Any]], evaluator: str | 
 
 
 def forcebench_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """MVR, FS, LPR and CPA (overall, per axis, per severity) of a run's items, by
-    :mod:`eviscope.suites.forcebench.scoring`."""
-    rows = list({item["id"]: {k: item[k] for k in FORCEBENCH_PAIR_FIELDS} for item in items}.values())
-    units = forcebench_scoring.units_from_predictions(rows, forcebench_predictions(items))
-    return forcebench_scoring.score_units(units)
+    """MVR, FS, LPR and CPA (overall, per axis, per severity) of a run's items on the eval split when
+    they hold one (:func:`eviscope.suites.forcebench.scoring.score_predictions`)."""
+    rows = list(
+        {item["id"]: {k: item[k] for k in FORCEBENCH_PAIR_FIELDS if k in item} for item in items}.values()
+    )
+    return forcebench_scoring.score_predictions(rows, forcebench_predictions(items))
 
 
 def forcebench_metric(name: str, items: Sequence[Mapping[str, Any]]) -> float:

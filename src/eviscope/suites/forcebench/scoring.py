@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from eviscope.core.errors import EviScopeError, brief, plain
 from eviscope.core.jsonl import json_line_error, jsonl_lines
-from eviscope.suites.forcebench.rows import AXES, PAIR_TYPES, SEVERITIES
+from eviscope.suites.forcebench.rows import AXES, PAIR_TYPES, SEVERITIES, SPLITS
 
 __all__ = [
     "FORCE_LABELS",
@@ -40,8 +40,10 @@ __all__ = [
     "ForcePrediction",
     "Unit",
     "check_rows",
+    "headline_rows",
     "label_score",
     "read_predictions",
+    "score_predictions",
     "score_units",
     "summarize",
     "units_from_predictions",
@@ -262,6 +264,11 @@ def check_rows(rows: Iterable[Mapping[str, Any]], source: str = "rows") -> list[
                 f"{place}: not a ForceBench row (contract §5): field 'pair_type' {brief(row['pair_type'])} "
                 f"is not one of {', '.join(PAIR_TYPES)}"
             )
+        if row.get("split") not in (None, "", *SPLITS):
+            raise EviScopeError(
+                f"{place}: not a ForceBench row (contract §5): field 'split' {brief(row['split'])} "
+                f"is not one of {', '.join(SPLITS)}"
+            )
     return rows
 
 
@@ -313,6 +320,54 @@ def units_from_predictions(
                 f"{prefix}evaluator '{plain(evaluator, 60)}' has no prediction for ids: {_names(missing)}"
             )
     return units
+
+
+HEADLINE_SPLIT = "eval"
+"""The split the headline figures are on when the rows have it (contract §6)."""
+
+
+def headline_rows(rows: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], str]:
+    """(the rows the headline figures are on, their name): the ``eval`` split when any row is in it,
+    else every row (``all``: a build no one has annotated, or references without a split).
+
+    >>> headline_rows([{"id": "a", "split": "eval"}, {"id": "b", "split": "pool"}])
+    ([{'id': 'a', 'split': 'eval'}], 'eval')
+    >>> headline_rows([{"id": "a"}])[1]
+    'all'
+    """
+    evaluation = [row for row in rows if row.get("split") == HEADLINE_SPLIT]
+    return (evaluation, HEADLINE_SPLIT) if evaluation else (list(rows), "all")
+
+
+def score_predictions(
+    rows: Sequence[Mapping[str, Any]],
+    predictions: Iterable[ForcePrediction | Mapping[str, Any]],
+    source: str | None = None,
+) -> dict[str, Any]:
+    """The headline results (:func:`score_units`) on :func:`headline_rows`: what ``eviscope score``,
+    the metric module, the Space and the harness tasks report. ``split`` names the rows scored and
+    ``set_aside`` counts the predictions on other rows, left out of the headline; ``all_rows`` holds
+    the same results over every row when each evaluator scored every row (else None), and is absent
+    when the headline is on every row already. Errors as :func:`units_from_predictions`."""
+    rows = check_rows(rows)
+    predictions = validate_predictions(predictions, source or "predictions")
+    shown, split = headline_rows(rows)
+    other = {row["id"] for row in rows} - {row["id"] for row in shown}
+    mine = [pred for pred in predictions if pred.id not in other]
+    results = {
+        **score_units(units_from_predictions(shown, mine, source)),
+        "split": split,
+        "set_aside": len(predictions) - len(mine),
+    }
+    if other:
+        covered: dict[str, set[str]] = {}
+        for pred in predictions:
+            covered.setdefault(pred.evaluator, set()).add(pred.id)
+        everywhere = all(other <= ids for ids in covered.values())
+        results["all_rows"] = (
+            score_units(units_from_predictions(rows, predictions, source)) if everywhere else None
+        )
+    return results
 
 
 def _parse_error(where: str, item: Any, err: ValidationError) -> EviScopeError:

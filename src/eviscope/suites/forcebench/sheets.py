@@ -32,25 +32,32 @@ from typing import Any
 
 from eviscope.core.errors import EviScopeError
 from eviscope.core.sheets import checked_ids, read_sheet_lines
-from eviscope.core.stats import cohen_kappa, stable_hash
+from eviscope.core.stats import cohen_kappa, stable_hash, text_fingerprint
 from eviscope.suites.forcebench.annotation import cap_axes, locality_filter, stratified_split
 from eviscope.suites.forcebench.rows import AXES, PAIR_TYPES
 
 __all__ = [
     "ANSWERS",
     "AXIS_MEANINGS",
+    "MARKS_COLUMNS",
     "PASSES",
     "QUESTIONS",
     "SHEET_COLUMNS",
+    "Applied",
     "Marks",
+    "Recorded",
     "Settled",
     "agreement",
+    "apply_marks",
+    "fingerprint",
     "read_adjudication",
     "read_marks",
+    "read_marks_file",
     "settle",
     "split_counts",
     "verdict",
     "write_adjudication",
+    "write_marks",
     "write_sheets",
 ]
 
@@ -330,3 +337,159 @@ def split_counts(rows: Sequence[Row]) -> dict[str, dict[str, dict[str, int]]]:
         }
         for split in ("eval", "pool")
     }
+
+
+# --- The committed marks file (issue 24) ----------------------------------------------------------
+#
+# The filled sheets hold the source text (AttributionBench evidence and claims), so they are never
+# committed. What the build needs of them is the marks: per row its id, the fingerprint of the text
+# the readers were shown, both readers' answers, the adjudicator's where there was one, and who read.
+# ``eviscope forcebench marks`` writes that file from the sheets; ``eviscope build forcebench`` reads
+# it (``apply_marks``) and settles every row whose id and fingerprint match, as ``adjudicate`` does.
+
+MARKS_COLUMNS: tuple[str, ...] = (
+    "id",
+    "fingerprint",
+    "reader_a",
+    "reader_b",
+    "adjudicator",
+    *(f"{who}_{m}" for who in ("a", "b") for m in _MARKS),
+    *_ADJUDICATED,
+)
+"""The columns of a marks file: ids, fingerprints, yes/no answers and reader labels; no text of a row."""
+
+
+def fingerprint(row: Row) -> str:
+    """The fingerprint of what the readers of a row were shown: its axis, question, evidence and both
+    claims (:func:`eviscope.core.stats.text_fingerprint`); a rebuild that changes any of them changes it."""
+    return text_fingerprint(
+        row["axis"], row["context"], row["evidence"], row["calibrated_claim"], row["raised_claim"]
+    )
+
+
+def _shown_fingerprint(raw: Mapping[str, str]) -> str:
+    """:func:`fingerprint` of a sheet line, from the text the sheet showed."""
+    return text_fingerprint(
+        *(raw.get(name) or "" for name in ("axis", "question", "evidence", "claim_a", "claim_b"))
+    )
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """One row of a marks file: the fingerprint the marks hold for, both readers' marks, the
+    adjudicator's (None: the readers agreed, or the disagreement was left open) and who they were."""
+
+    fingerprint: str
+    a: Marks
+    b: Marks
+    adjudicated: Marks | None
+    readers: tuple[str, str, str]
+
+
+def write_marks(
+    rows: Sequence[Row],
+    sheet_a: Path,
+    sheet_b: Path,
+    adjudication: Path,
+    readers: tuple[str, str, str],
+    out: Path,
+) -> int:
+    """Write the marks file of two filled sheets and the filled adjudication sheet into ``out``: one
+    line per candidate, sorted by id, fingerprinted from the text the sheets showed (both sheets must
+    show the same text for a row); returns how many lines."""
+    a, b = read_marks(sheet_a, rows), read_marks(sheet_b, rows)
+    adjudicated = read_adjudication(adjudication, rows)
+    shown: dict[str, str] = {}
+    for path in (sheet_a, sheet_b):
+        for where, row_id, raw in _candidate_lines(path, rows, _MARKS):
+            mine = _shown_fingerprint(raw)
+            if shown.setdefault(row_id, mine) != mine:
+                raise EviScopeError(f"{where}: id {row_id!r} shows other text than in {sheet_a}")
+    reader_a, reader_b, adjudicator = readers
+    lines = []
+    for row_id in sorted(shown):
+        line = {"id": row_id, "fingerprint": shown[row_id], "reader_a": reader_a, "reader_b": reader_b}
+        line["adjudicator"] = adjudicator if row_id in adjudicated else ""
+        for who, marks in (("a", a[row_id]), ("b", b[row_id]), ("adjudicated", adjudicated.get(row_id))):
+            line.update({f"{who}_q_{name}": "" if marks is None else _yes(marks[name]) for name in QUESTIONS})
+        lines.append(line)
+    with Path(out).open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=MARKS_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(lines)
+    return len(lines)
+
+
+def read_marks_file(path: Path) -> dict[str, Recorded]:
+    """The marks file at ``path`` by id; a missing column, a repeated id, an answer that is not yes or
+    no, or a partly answered adjudication is an error naming the line and column."""
+    recorded: dict[str, Recorded] = {}
+    lines = read_sheet_lines(Path(path), MARKS_COLUMNS[1:], "ForceBench marks")
+    for where, row_id, raw in checked_ids(lines, None, lambda number: f"{path}:{number}"):
+        if not row_id:
+            raise EviScopeError(f"{where}: empty id")
+        marks = {}
+        for who in ("a", "b", "adjudicated"):
+            columns = [f"{who}_q_{name}" for name in QUESTIONS]
+            if who == "adjudicated" and not any((raw.get(c) or "").strip() for c in columns):
+                marks[who] = None
+                continue
+            marks[who] = {
+                name: _answer(raw.get(c), where, c) for name, c in zip(QUESTIONS, columns, strict=True)
+            }
+        readers = (raw["reader_a"] or "", raw["reader_b"] or "", raw["adjudicator"] or "")
+        recorded[row_id] = Recorded(
+            raw["fingerprint"].strip(), marks["a"], marks["b"], marks["adjudicated"], readers
+        )
+    return recorded
+
+
+@dataclass
+class Applied:
+    """The rows of a build after its marks: the settled ones and the ones still ``drafted``, and why."""
+
+    rows: list[dict[str, Any]]
+    report: dict[str, Any]
+
+
+def apply_marks(rows: Sequence[Row], recorded: Mapping[str, Recorded], seed: int = 0) -> Applied:
+    """Settle (:func:`settle`) the drafted rows whose id and fingerprint the marks file records; every
+    other row stays ``drafted`` in ``pool``: a row whose text changed since it was read (``stale``) and
+    a row nobody read (``unread``). Rows the annotation rejected, or dropped as not local, leave the
+    config; the report counts each group, and the marks whose row the build no longer drafts (``gone``)."""
+    current = [r for r in rows if r["id"] in recorded and recorded[r["id"]].fingerprint == fingerprint(r)]
+    read = {r["id"] for r in current}
+    stale = sorted(r["id"] for r in rows if r["id"] in recorded and r["id"] not in read)
+    unread = sorted(r["id"] for r in rows if r["id"] not in recorded)
+    gone = sorted(recorded.keys() - {r["id"] for r in rows})
+    settled = settle(
+        current,
+        {i: recorded[i].a for i in read},
+        {i: recorded[i].b for i in read},
+        {i: recorded[i].adjudicated for i in read if recorded[i].adjudicated is not None},
+        seed=seed,
+    )
+    drafted = [dict(r) for r in rows if r["id"] not in read]
+    out = sorted([*settled.rows, *drafted], key=lambda r: r["id"])
+    roles = {
+        role: sorted({m.readers[n] for m in recorded.values()} - {""})
+        for n, role in enumerate(("pass_a", "pass_b", "adjudicator"))
+    }
+    marked = sorted(recorded)
+    report = {
+        "annotators": roles,
+        "agreement": agreement({i: recorded[i].a for i in marked}, {i: recorded[i].b for i in marked})
+        if marked
+        else None,
+        "marked": len(recorded),
+        "settled_from_marks": len(current),
+        "flow": dict(settled.flow),
+        "rejected": len(settled.rejected),
+        "unresolved": len(settled.unresolved),
+        "locality_removed": len(settled.locality_removed),
+        "stale": stale,
+        "unread": len(unread),
+        "gone": gone,
+        "split": split_counts(out),
+    }
+    return Applied(out, report)

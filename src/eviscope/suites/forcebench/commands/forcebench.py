@@ -46,7 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     baselines.set_defaults(func=run_baselines)
 
     baselines.add_argument(
-        "--split", choices=SPLITS, default=None, help="score only the rows of this split (default: all)"
+        "--split",
+        choices=(*SPLITS, "all"),
+        default=None,
+        help="score the rows of this split, or all of them (default: the eval split when the rows have "
+        "one, as `eviscope score` does; else all)",
     )
 
     sheet = add_subcommand(
@@ -115,6 +119,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_json_argument(settle)
     settle.set_defaults(func=run_adjudicate)
 
+    marks = add_subcommand(
+        commands,
+        "marks",
+        help="write the marks file the build reads: ids, fingerprints and answers, no text",
+        description=(
+            "Write the marks of two filled sheets and the filled adjudication sheet into FILE: per\n"
+            "candidate its id, the fingerprint of the text the readers were shown, both readers' and\n"
+            "the adjudicator's yes/no answers and who they were, and no text of the row, so it may be\n"
+            "committed. `eviscope build forcebench` reads it (builders/forcebench/\n"
+            "forcebench-annotation.marks.csv) and settles every row whose id and fingerprint match."
+        ),
+    )
+    marks.add_argument("sheet_a", type=Path, metavar="SHEET_A", help="pass A, filled")
+    marks.add_argument("sheet_b", type=Path, metavar="SHEET_B", help="pass B, filled")
+    marks.add_argument(
+        "adjudication", type=Path, metavar="ADJUDICATION", help="the filled adjudication sheet"
+    )
+    _add_rows(marks)
+    marks.add_argument("--out", type=Path, required=True, metavar="FILE", help="the marks file to write")
+    marks.add_argument(
+        "--annotators",
+        nargs=3,
+        required=True,
+        metavar=("READER_A", "READER_B", "ADJUDICATOR"),
+        help="labels of who read pass A, pass B, and who adjudicated (never names of data)",
+    )
+    marks.set_defaults(func=run_marks)
+
 
 def _add_rows(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -133,15 +165,24 @@ def _print_json(obj: Any) -> None:
 def run_baselines(args: argparse.Namespace) -> int:
     from eviscope.suites.forcebench.baselines import baseline_predictions, classifier_predictions
     from eviscope.suites.forcebench.benchmark import results_table, write_results
-    from eviscope.suites.forcebench.scoring import score_units, units_from_predictions
+    from eviscope.suites.forcebench.scoring import (
+        headline_rows,
+        score_predictions,
+        score_units,
+        units_from_predictions,
+    )
 
     rows = read_rows(args.dataset)
-    if args.split is not None:
-        rows = [row for row in rows if row["split"] == args.split]
+    if args.split is None:
+        rows, split = headline_rows(rows)
+    elif args.split != "all":
+        rows, split = [row for row in rows if row["split"] == args.split], args.split
         if not rows:
             raise EviScopeError(f"{args.dataset}: no rows of split {args.split!r}")
+    else:
+        split = "all"
     predictions = baseline_predictions(rows)
-    results = score_units(units_from_predictions(rows, predictions))
+    results = {**score_predictions(rows, predictions), "split": split}
     if len({row["pair_type"] for row in rows}) == len(PAIR_TYPES):
         held_out, fit = classifier_predictions(rows)
         held = set(fit.pop("ids"))
@@ -158,7 +199,7 @@ def run_baselines(args: argparse.Namespace) -> int:
         _print_json(results)
     else:
         screen = console()
-        screen.print(results_table(f"ForceBench baselines, {len(rows)} pairs ", results))
+        screen.print(results_table(f"ForceBench baselines, {len(rows)} pairs (split: {split})", results))
         if "claim_only_classifier" in results:
             fit = results["claim_only_classifier"]
             screen.print(
@@ -242,4 +283,20 @@ def run_adjudicate(args: argparse.Namespace) -> int:
         if settled.unresolved:
             print(f"{len(settled.unresolved)} disagreements left open on the adjudication sheet were dropped")
         print(f"Wrote {len(settled.rows)} rows to {report['path']}")
+    return 0
+
+
+def run_marks(args: argparse.Namespace) -> int:
+    from eviscope.suites.forcebench.sheets import apply_marks, read_marks_file, write_marks
+
+    rows = read_rows(args.dataset)
+    with os_errors(args.out, "write", hint="choose another FILE"):
+        lines = write_marks(
+            rows, args.sheet_a, args.sheet_b, args.adjudication, tuple(args.annotators), args.out
+        )
+    applied = apply_marks(rows, read_marks_file(args.out))
+    print(f"Wrote the marks of {lines} candidates to {args.out}")
+    stale = applied.report["stale"]
+    if stale:
+        print(f"{len(stale)} of them were read on other text than {args.dataset} holds now (stale)")
     return 0
