@@ -1,54 +1,60 @@
 """The one wait for a server (``eviscope.release.processes.wait_until_up``) that the release check,
-the Space tests, the real-model tests and the Space benchmarks start their servers with."""
+the Space tests, the real-model tests and the Space benchmarks start their servers with, here on a
+real server process (``python -m http.server``)."""
 
 from __future__ import annotations
 
-import http.server
-import threading
+import subprocess
+import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
 from eviscope.release.processes import NotAnswering, free_port, wait_until_up
 
 
-@contextmanager
-def serving(status: int) -> Iterator[str]:
-    """A local server answering every GET with ``status``; yields its URL."""
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            self.send_response(status)
-            self.end_headers()
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``python -m http.server`` over an empty folder on a free port: (process, URL)."""
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "http.server",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--directory",
+        str(tmp_path),
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        yield f"http://127.0.0.1:{server.server_port}/health"
+        yield process, f"http://127.0.0.1:{port}/"
     finally:
-        server.shutdown()
-        server.server_close()
+        process.kill()
+        process.wait()
 
 
-def test_a_server_answering_200_is_up() -> None:
-    with serving(200) as url:
-        wait_until_up(url, lambda: True, 10)
+def test_a_server_is_up_once_it_answers_200(server) -> None:
+    process, url = server
+    wait_until_up(url, lambda: process.poll() is None, 60, interval_s=0.05)
 
 
-def test_an_http_error_is_said_at_once_naming_the_path() -> None:
-    with serving(500) as url, pytest.raises(NotAnswering, match=r"^GET /health answered 500$") as caught:
-        wait_until_up(url, lambda: True, 60)
+def test_an_http_error_is_said_at_once_naming_the_path(server) -> None:
+    process, url = server
+    wait_until_up(url, lambda: process.poll() is None, 60, interval_s=0.05)
+    with pytest.raises(NotAnswering, match=r"^GET /health answered 404$") as caught:
+        wait_until_up(f"{url}health", lambda: process.poll() is None, 60)
     assert not caught.value.exited
 
 
-def test_a_process_that_is_gone_is_said_before_any_request() -> None:
+def test_a_process_that_is_gone_is_said_before_any_request(server) -> None:
+    process, url = server
+    process.kill()
+    process.wait()
     with pytest.raises(NotAnswering, match=r"^exited$") as caught:
-        wait_until_up(f"http://127.0.0.1:{free_port()}/", lambda: False, 60)
+        wait_until_up(url, lambda: process.poll() is None, 60)
     assert caught.value.exited
 
 
