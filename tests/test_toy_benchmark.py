@@ -269,8 +269,11 @@ def test_a_new_benchmark_is_its_own_folders_and_three_edits(tmp_path: Path) -> N
     if importlib.util.find_spec("gradio") is not None:
         assert seen["space"] == "<p>2 + 4</p>"
 
-    # the checkout's layering test reads the toy's package as it reads the others'
+    # the checkout's tests that read every benchmark (layering, command-line conventions, harness
+    # task files) read the toy's as the others'
     layering = [sys.executable, str(REPO / "tests" / "toy_checkout.py"), "--pytest", str(checkout), "-q",
-                "-p", "no:cacheprovider", "tests/test_layering.py"]  # fmt: skip
+                "-p", "no:cacheprovider", "tests/test_layering.py", "tests/test_cli_convention.py",
+                "tests/test_harness.py::test_tasks_path_lists_every_task_with_every_suite_metric",
+                "tests/test_harness.py::test_every_lm_eval_task_file_is_package_data"]  # fmt: skip
     done = subprocess.run(layering, cwd=checkout, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:]
