@@ -23,19 +23,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 from gradio_client import Client, handle_file
 
 from eviscope.core.layout import DEFAULT_DATASET_DIR
 from eviscope.core.registry import DEFAULT_CONFIG
+from eviscope.release.processes import NotAnswering, free_port, wait_until_up
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.reference_systems import predict
 
@@ -50,9 +49,7 @@ def start_space(
     """``spaces/eviscope/app.py`` on a free local port, offline, once it answers: (process, URL).
     ``benchmarks/space_load.py`` starts its Space with this too. ``checkout``: run that checkout's
     app and library instead of this one's; ``env``: more environment variables."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     env = {
         **os.environ,
         "GRADIO_ANALYTICS_ENABLED": "False",
@@ -67,17 +64,13 @@ def start_space(
     args = [sys.executable, str(app), "--dataset", dataset, "--results", str(results), "--port", str(port)]
     process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return process, url
-        except OSError:
-            if process.poll() is not None:
-                raise SystemExit(f"the Space exited with {process.returncode}") from None
-            time.sleep(0.2)
-    process.terminate()
-    raise SystemExit("the Space did not start in 120 s")
+    try:
+        wait_until_up(url, lambda: process.poll() is None, 120, interval_s=0.2, request_s=2)
+    except NotAnswering as err:
+        process.terminate()
+        reason = f"exited with {process.returncode}" if err.exited else str(err)
+        raise SystemExit(f"the Space {reason}") from None
+    return process, url
 
 
 def rss_mib(pid: int) -> float:

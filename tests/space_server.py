@@ -11,26 +11,20 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 from module_files import load_file
 
+from eviscope.release.processes import NotAnswering, free_port, wait_until_up
+
 REPO = Path(__file__).resolve().parents[1]
 APP = REPO / "spaces" / "eviscope" / "app.py"
 START_TIMEOUT_S = 120
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def load_app() -> ModuleType:
@@ -49,17 +43,11 @@ def _environment() -> dict[str, str]:
 
 
 def _wait_until_up(url: str, alive: Callable[[], bool], log: Path, stop: Callable[[], None]) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if not alive():
-            raise RuntimeError(f"the Space exited:\n{log.read_text(errors='replace')}")
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError:
-            time.sleep(0.2)
-    stop()
-    raise RuntimeError(f"the Space did not start in {START_TIMEOUT_S} s:\n{log.read_text(errors='replace')}")
+    try:
+        wait_until_up(url, alive, START_TIMEOUT_S, interval_s=0.2, request_s=2)
+    except NotAnswering as err:
+        stop()
+        raise RuntimeError(f"the Space {err}:\n{log.read_text(errors='replace')}") from None
 
 
 class SpaceServer:

@@ -216,14 +216,18 @@ def test_the_runner_imports_no_benchmark() -> None:
 
 def test_the_space_takes_its_browse_filters_from_the_registry() -> None:
     """The Browse tab's dropdowns are what each benchmark declares (``browse_filters``): no Space
-    module reads ForceBench's vocabulary, and the tabs' module reads neither benchmark's."""
+    module reads ForceBench's vocabulary, and the page's modules (``ui.py``, ``page.py``, the
+    ``*_tab.py`` modules) read neither benchmark's."""
     space = PACKAGE / "space"
     importing = [
         f"{path.relative_to(REPO).as_posix()} imports {name}"
         for path in _python_files(space)
         for name in sorted(_imports(path))
         if name.startswith("eviscope.suites.forcebench.rows")
-        or (path == space / "ui.py" and name.startswith("eviscope.suites.eviscope.rows"))
+        or (
+            (path.name in ("ui.py", "page.py") or path.name.endswith("_tab.py"))
+            and name.startswith("eviscope.suites.eviscope.rows")
+        )
     ]
     assert importing == []
 

@@ -11,11 +11,8 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +20,7 @@ import pytest
 from runner_fixtures import read_jsonl
 
 from eviscope.cli import main
+from eviscope.release.processes import NotAnswering, free_port, wait_until_up
 from eviscope.runner.model_files import gguf_to_folder, packaged_gguf
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.rows import ACTIONS
@@ -66,24 +64,17 @@ def served_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     pytest.importorskip("uvicorn")
     pytest.importorskip("openai", reason="transformers serve needs transformers[serving] (the dev extra)")
     folder = gguf_to_folder(GGUF, tmp_path_factory.mktemp("smollm2"))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     log = (tmp_path_factory.mktemp("serve") / "serve.log").open("w")
     command = [sys.executable, "-m", "transformers.cli.transformers", "serve", str(folder), "--host", "127.0.0.1",
                "--port", str(port), "--device", "cpu", "--dtype", "float32"]  # fmt: skip
     server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 180
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/v1/models", timeout=5).read()
-                break
-            except OSError:
-                assert server.poll() is None, Path(log.name).read_text()[-2000:]
-                assert time.monotonic() < deadline, "transformers serve did not start within 180 s"
-                time.sleep(1)
+        try:
+            wait_until_up(f"{url}/v1/models", lambda: server.poll() is None, 180, interval_s=1)
+        except NotAnswering as err:
+            pytest.fail(f"transformers serve: {err}: {Path(log.name).read_text()[-2000:]}")
         yield f"{url}/v1", str(folder)
     finally:
         server.send_signal(signal.SIGTERM)  # uvicorn waits for requests in flight: then SIGKILL

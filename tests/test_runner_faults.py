@@ -8,7 +8,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import socket
 import stat
 from collections import Counter
 from pathlib import Path
@@ -20,6 +19,7 @@ from runner_fixtures import ANSWER, chat_server, read_jsonl
 
 from eviscope.cli import main
 from eviscope.core.errors import EviScopeError
+from eviscope.release.processes import free_port
 from eviscope.runner.backends.openai_backend import retry_after_seconds
 from eviscope.runner.store import Journal, read_records, write_atomic
 
@@ -95,10 +95,7 @@ def test_a_server_that_always_fails_stops_with_one_line_naming_status_and_row(
 
 def _closed_port_url() -> str:
     """The URL of a port nothing listens on (bound, then closed): connections are refused."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
+    return f"http://127.0.0.1:{free_port()}/v1"
 
 
 def _engine_calls(out) -> int:

@@ -34,8 +34,9 @@ pytest.importorskip("gradio_client")
 from fault_injection import make_full, make_read_only, snapshot
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
-from space_server import SpaceForks, free_port, load_app
+from space_server import SpaceForks, load_app
 
+from eviscope.release.processes import free_port
 from eviscope.space.leaderboard import TEMP_PREFIX, TEMP_SUFFIX, LocalResultStore
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.reference_systems import predict

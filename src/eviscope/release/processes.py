@@ -1,6 +1,7 @@
-"""Starting a Space as a process and knowing when it answers: a free port, ``python app.py`` in its
-checkout until ``GET /`` answers 200, the last error line of its log, and the process group stopped
-whatever happens."""
+"""Starting a server as a process and knowing when it answers: a free port and the wait until ``GET``
+answers 200 (:func:`free_port`, :func:`wait_until_up`: one of each for the suite, its benchmarks and
+its tests), ``python app.py`` in a Space's checkout until ``GET /`` answers 200, the last error line
+of its log, and the process group stopped whatever happens."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import socket
 import subprocess
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -24,9 +26,45 @@ class SpaceProblem(Exception):
 
 
 def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now (bound, then closed): for a server to
+    start on, or as a port whose connections are refused."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+class NotAnswering(Exception):
+    """A server that did not come up; the text says why (``exited``, ``GET / answered 500``, ``no
+    answer on GET / within 180 s``)."""
+
+    def __init__(self, reason: str, *, exited: bool = False) -> None:
+        super().__init__(reason)
+        self.exited = exited
+        """Whether its process was gone (the caller knows the exit code, where there is one)."""
+
+
+def wait_until_up(
+    url: str, alive: Callable[[], bool], timeout_s: float, *, interval_s: float = 0.5, request_s: float = 5
+) -> None:
+    """Return once ``GET url`` answers 200. :class:`NotAnswering` as soon as ``alive()`` is false or
+    the server answers an HTTP error, or when ``timeout_s`` pass without an answer; a refused or
+    unanswered connection is tried again every ``interval_s``."""
+    path = urllib.parse.urlsplit(url).path or "/"
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if not alive():
+            raise NotAnswering("exited", exited=True)
+        try:
+            with urllib.request.urlopen(url, timeout=request_s) as response:
+                if response.status == 200:
+                    return
+        except urllib.error.HTTPError as err:
+            raise NotAnswering(f"GET {path} answered {err.code}") from None
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise NotAnswering(f"no answer on GET {path} within {timeout_s:g} s")
+        time.sleep(interval_s)
 
 
 @contextmanager
@@ -44,27 +82,13 @@ def running(venv: Path, app: Path, env: dict[str, str], port: int) -> Iterator[s
         )
     url = f"http://127.0.0.1:{port}/"
     try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                raise SpaceProblem(
-                    f"app.py: exited with {process.returncode}: {last_error(log.read_text(encoding='utf-8', errors='replace'))}"
-                )
-            try:
-                with urllib.request.urlopen(url, timeout=5) as response:
-                    if response.status == 200:
-                        break
-            except urllib.error.HTTPError as err:
-                raise SpaceProblem(
-                    f"app.py: GET / answered {err.code}: {last_error(log.read_text(encoding='utf-8', errors='replace'))}"
-                ) from None
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise SpaceProblem(
-                    f"app.py: no answer on GET / within {START_TIMEOUT_S} s: {last_error(log.read_text(encoding='utf-8', errors='replace'))}"
-                )
-            time.sleep(0.5)
+        try:
+            wait_until_up(url, lambda: process.poll() is None, START_TIMEOUT_S)
+        except NotAnswering as err:
+            reason = f"exited with {process.returncode}" if err.exited else str(err)
+            raise SpaceProblem(
+                f"app.py: {reason}: {last_error(log.read_text(encoding='utf-8', errors='replace'))}"
+            ) from None
         yield url
     finally:
         if process.poll() is None:

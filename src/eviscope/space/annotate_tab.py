@@ -1,0 +1,145 @@
+"""The Space's Annotate tab: blinded double annotation of every annotated benchmark's rows, each
+annotator's own sheet, and their agreement with the others, unnamed (API ``/annotate_next``,
+``/annotate_save`` and ``/agreement``)."""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import Any
+
+import gradio as gr
+import pandas as pd
+
+from eviscope.core.errors import EviScopeError
+from eviscope.core.registry import AnnotationField, annotated
+from eviscope.space.annotation import flow, own_agreement, queue_order
+from eviscope.space.page import Page, frame, user_errors
+from eviscope.space.safe import markdown_text
+
+log = logging.getLogger(__name__)
+
+
+def annotate_tab(page: Page) -> None:
+    """The Annotate tab, inside the page's Blocks."""
+    annotations = page.annotations
+    flows = {name: f for name, f in annotated().items() if f.config in page.configs}
+    """Each benchmark annotated here; its form's inputs come in this order, one form after another."""
+    offsets = {name: sum(len(f.fields) for f in list(flows.values())[:i]) for i, name in enumerate(flows)}
+    document_inputs = sum(field.kind == "document" for f in flows.values() for field in f.fields)
+    """How many inputs choose one of the shown row's documents (each is offered that row's documents)."""
+
+    def candidates(benchmark: str) -> list[dict[str, Any]]:
+        annotation = flow(benchmark)
+        if benchmark not in flows:
+            raise EviScopeError(f"{benchmark} rows ({annotation.config}) are not served by this Space")
+        return annotation.candidates(page.rows_of(annotation.config))
+
+    @user_errors
+    def do_next(benchmark: str, profile: gr.OAuthProfile | None = None) -> tuple[Any, ...]:
+        pool = candidates(benchmark)
+        annotator = page.user_of(profile, "annotate")
+        done = annotations.sheet(benchmark, annotator, pool)
+        todo = [row for row in queue_order(pool) if row["id"] not in done]
+        progress = f"{len(done)} of {len(pool)} rows annotated by {markdown_text(annotator)}"
+        if not todo:
+            nothing = [gr.update(choices=[], value=None) for _ in range(document_inputs)]
+            return "", "<p>Nothing left to annotate.</p>", progress, *nothing
+        row = todo[0]
+        docs = [(f"document {i}", d["doc_id"]) for i, d in enumerate(row.get("documents", []), start=1)]
+        return (
+            row["id"],
+            flow(benchmark).blinded_html(row),
+            progress,
+            *(gr.update(choices=[("none", ""), *docs], value="") for _ in range(document_inputs)),
+        )
+
+    @user_errors
+    def do_save(
+        benchmark: str, profile: gr.OAuthProfile | None, row_id: str, *values: str
+    ) -> tuple[Any, ...]:
+        pool = candidates(benchmark)
+        annotator = page.user_of(profile, "annotate")
+        row = next((r for r in pool if r["id"] == row_id), None)
+        if row is None:
+            raise EviScopeError("load a row to annotate first (Next row)")
+        names = [field.name for field in flow(benchmark).fields]
+        offset = offsets[benchmark]
+        fields = dict(zip(names, values[offset : offset + len(names)], strict=True))
+        annotations.save(benchmark, annotator, row, fields, pool)  # one EviScopeError line if it fails
+        return do_next(benchmark, profile)
+
+    @user_errors
+    def do_agreement(
+        benchmark: str, profile: gr.OAuthProfile | None = None
+    ) -> tuple[str, pd.DataFrame, pd.DataFrame]:
+        """The signed-in annotator's agreement with each other sheet, unnamed and without verdicts
+        (:func:`~eviscope.space.annotation.own_agreement`)."""
+        pool = candidates(benchmark)
+        me = page.user_of(profile, "see your agreement")
+        mine = annotations.sheet(benchmark, me, pool)
+        if not mine:
+            raise EviScopeError(f"{me} has annotated no {benchmark} row yet")
+        others = []
+        for name in annotations.annotators(benchmark):
+            if name == me:
+                continue
+            try:
+                others.append(annotations.sheet(benchmark, name, pool))
+            except EviScopeError as err:  # another's sheet the store cannot read: not theirs to see
+                log.warning("agreement of %s: a sheet left out: %s", me, err)
+        lines, queued = own_agreement(benchmark, mine, others, pool)
+        summary = (
+            f"{len(mine)} rows annotated by {markdown_text(me)}; {len(lines)} other annotators share "
+            f"rows with them, and {len(queued)} of those rows are in an adjudication queue."
+        )
+        shown = [[name, n, "undefined" if math.isnan(k) else round(k, 3), q] for name, n, k, q in lines]
+        pairs = frame(("other annotator", "shared rows", "Cohen's kappa", "to adjudicate"), shown)
+        return summary, pairs, frame(("id", "queued with (annotators)"), queued)
+
+    with gr.Tab("Annotate"):
+        gr.Markdown(
+            "Blinded double annotation, as the Hugging Face user you signed in as: you see and "
+            "change only your own sheet. EviScope rows come without variant, document ids or "
+            "labels; ForceBench drafts are accepted or rejected, with corrections (an empty field "
+            "keeps the draft)."
+        )
+        names = list(flows)
+        with gr.Row():
+            a_benchmark = gr.Radio(names, value=names[0] if names else None, label="benchmark")
+            a_next = gr.Button("Next row")
+        a_progress = gr.Markdown()
+        a_id = gr.Textbox(label="row", interactive=False)
+        a_view = gr.HTML()
+        inputs, doc_inputs = [], []
+        for annotation in flows.values():
+            with gr.Accordion(annotation.title, open=True):
+                for field in annotation.fields:
+                    inputs.append(_annotation_input(field))
+                    if field.kind == "document":
+                        doc_inputs.append(inputs[-1])
+        a_save = gr.Button("Save and next", variant="primary")
+        shown = [a_id, a_view, a_progress, *doc_inputs]
+        a_next.click(do_next, [a_benchmark], shown, api_name="annotate_next")
+        a_save.click(do_save, [a_benchmark, a_id, *inputs], shown, api_name="annotate_save")
+        gr.Markdown(
+            "### Your agreement\nWith each other annotator who shares rows with you (unnamed): "
+            "Cohen's kappa and how many rows are to adjudicate; and your rows in an adjudication "
+            "queue. Other annotators' verdicts are not shown; the maintainers adjudicate from the sheets."
+        )
+        k_button = gr.Button("My agreement")
+        k_summary = gr.Markdown()
+        k_pairs = gr.Dataframe(interactive=False)
+        k_queue = gr.Dataframe(interactive=False)
+        k_button.click(do_agreement, [a_benchmark], [k_summary, k_pairs, k_queue], api_name="agreement")
+
+
+def _annotation_input(field: AnnotationField) -> gr.components.Component:
+    """The Gradio input of one field of an annotation form."""
+    if field.kind == "choice":
+        return gr.Radio(list(field.choices), label=field.label)
+    if field.kind == "select":
+        return gr.Dropdown(list(field.choices), value="" if "" in field.choices else None, label=field.label)
+    if field.kind == "document":
+        return gr.Dropdown([("none", "")], value="", label=field.label)
+    return gr.Textbox(label=field.label)

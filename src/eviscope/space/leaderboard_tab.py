@@ -1,0 +1,92 @@
+"""The Space's Leaderboard tab: the recorded results of a config, filtered and sorted, its plot, and
+the paired comparison of two systems (API ``/leaderboard`` and ``/compare``)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import gradio as gr
+import pandas as pd
+
+from eviscope.core.errors import EviScopeError, plain
+from eviscope.space.leaderboard import (
+    compare_table,
+    leaderboard_columns,
+    leaderboard_lines,
+    leaderboard_plot,
+    leaderboard_table,
+)
+from eviscope.space.page import PLOT_LOCK, Page, user_errors
+
+log = logging.getLogger(__name__)
+
+
+def leaderboard_tab(page: Page, load: Any) -> None:
+    """The Leaderboard tab, inside the page's Blocks; ``load`` is the Blocks' load event (the
+    leaderboard is drawn when the page opens)."""
+    store = page.store
+
+    @user_errors
+    def do_leaderboard(config: str, query: str, sort_by: str | None) -> tuple[Any, ...]:
+        page.rows_of(config)
+        records = [record for record, _ in leaderboard_lines(config, store.records(config))]
+        columns = leaderboard_columns(config)
+        sort_by = sort_by if sort_by in [*columns, "system"] else columns[0]
+        table = leaderboard_table(config, records, query or "", sort_by)
+        path = page.plots_dir / f"leaderboard-{config}-{len(records)}.png"
+        try:  # the table still shows when the plot cannot be written (a full disk)
+            with PLOT_LOCK:
+                plot = leaderboard_plot(config, records, path)
+        except OSError:
+            plot = None
+        except (LookupError, TypeError, ValueError) as err:  # a stored result the plot cannot read
+            log.warning("leaderboard of %s: no plot, a stored result lacks %r", config, err)
+            plot = None
+        systems = [r["system"] for r in records]
+        return (
+            table,
+            str(plot) if plot else None,
+            gr.update(choices=["system", *columns], value=sort_by),
+            gr.update(choices=systems, value=systems[0] if systems else None),
+            gr.update(choices=systems, value=systems[1] if len(systems) > 1 else None),
+        )
+
+    @user_errors
+    def do_compare(config: str, system_a: str, system_b: str) -> pd.DataFrame:
+        by_name = {r["system"]: r for r in store.records(config)}
+        missing = [name for name in (system_a, system_b) if name not in by_name]
+        if missing:
+            shown = ", ".join(repr(plain(name or "", 80)) for name in missing)
+            raise EviScopeError(f"no result for {shown} on {config}")
+        if system_a == system_b:
+            raise EviScopeError("choose two different systems to compare")
+        a, b = store.full(by_name[system_a]), store.full(by_name[system_b])
+        return compare_table(config, a, b, page.rows_of(config))
+
+    first = page.configs[0]
+    with gr.Tab("Leaderboard"):
+        with gr.Row():
+            l_config = gr.Dropdown(page.configs, value=first, label="config")
+            l_query = gr.Textbox(label="filter systems")
+            l_sort = gr.Dropdown(
+                ["system", *leaderboard_columns(first)], label="sort by (best first)", allow_custom_value=True
+            )
+            l_refresh = gr.Button("Refresh")
+        l_table = gr.Dataframe(interactive=False, show_search="filter")
+        l_plot = gr.Image(label="per-variant joint success, or the ForceBench MVR–FS plane", type="filepath")
+        gr.Markdown("### Compare two systems (exact McNemar and bootstrap 95% CI of A − B, per quartet)")
+        with gr.Row():
+            l_a = gr.Dropdown([], label="system A", allow_custom_value=True)
+            l_b = gr.Dropdown([], label="system B", allow_custom_value=True)
+            l_compare = gr.Button("Compare")
+        l_result = gr.Dataframe(interactive=False)
+        board = [l_table, l_plot, l_sort, l_a, l_b]
+        gr.on(
+            [load, l_refresh.click, l_config.change, l_sort.input, l_query.submit],
+            do_leaderboard,
+            [l_config, l_query, l_sort],
+            board,
+            api_name="leaderboard",
+        )
+        l_compare.click(do_compare, [l_config, l_a, l_b], l_result, api_name="compare")

@@ -1,0 +1,77 @@
+"""What every tab of the Space's page shares (:func:`eviscope.space.ui.build_demo` makes one
+:class:`Page` and hands it to each tab's module): the served rows, the stores, who is acting, the
+plots folder, and how a user-facing problem is shown."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from pathlib import Path
+from typing import Any
+
+import gradio as gr
+import pandas as pd
+
+from eviscope.core.errors import EviScopeError
+from eviscope.space.annotation import AnnotationStore
+from eviscope.space.data import RowSource
+from eviscope.space.leaderboard import ResultStore
+from eviscope.space.limits import Limits
+from eviscope.space.safe import html_text
+
+LOCAL_USER = "local"
+"""Everyone's identity when the Space runs without Hugging Face sign-in (single-user)."""
+
+PLOT_LOCK = threading.Lock()
+"""matplotlib's pyplot is not thread-safe, and Gradio runs callbacks in threads."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """The Space's state, one per :func:`~eviscope.space.ui.build_demo`."""
+
+    source: RowSource
+    configs: list[str]
+    """The configs served, read once from ``source`` at the start."""
+    store: ResultStore
+    annotations: AnnotationStore
+    signin: bool
+    """Whether users sign in with Hugging Face (else everyone is :data:`LOCAL_USER`)."""
+    limits: Limits
+    plots_dir: Path
+    """The temporary folder the reports' and the leaderboard's plots are drawn into."""
+
+    def user_of(self, profile: gr.OAuthProfile | None, doing: str) -> str:
+        """Who is acting: the signed-in Hub user, or :data:`LOCAL_USER` without sign-in."""
+        if not self.signin:
+            return LOCAL_USER
+        if profile is None:
+            raise EviScopeError(f"sign in with Hugging Face (the button at the top of the page) to {doing}")
+        return profile.username
+
+    def rows_of(self, config: str) -> list[dict[str, Any]]:
+        """The served rows of ``config``; a config the Space does not serve is an error naming those it does."""
+        if config not in self.configs:
+            raise EviScopeError(f"no config {config!r}; choose one of {', '.join(self.configs)}")
+        return self.source.rows(config)
+
+
+def user_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Show an :class:`EviScopeError` to the user (and to API clients) as its one-line message,
+    HTML-escaped: gradio renders a ``gr.Error`` message as HTML."""
+
+    @wraps(fn)
+    def wrapper(*args: Any) -> Any:
+        try:
+            return fn(*args)
+        except EviScopeError as err:
+            raise gr.Error(html_text(str(err)), print_exception=False) from None
+
+    return wrapper
+
+
+def frame(columns: tuple[str, ...] | list[str], lines: list[list[Any]]) -> pd.DataFrame:
+    """A table output's value."""
+    return pd.DataFrame(lines, columns=list(columns))

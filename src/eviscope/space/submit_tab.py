@@ -1,0 +1,109 @@
+"""The Space's Submit tab: an uploaded predictions file validated, scored, recorded and reported
+(API ``/submit``), within the per-user limits; the memory a large upload freed given back after it."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import gc
+import tempfile
+from pathlib import Path
+
+import gradio as gr
+
+from eviscope.core.errors import EviScopeError
+from eviscope.space.page import PLOT_LOCK, Page, user_errors
+from eviscope.space.safe import markdown_text
+from eviscope.space.submissions import render_report, score_submission
+
+RELEASE_AFTER_BYTES = 2**20
+"""After a submission this large or larger, the memory it freed is given back to the system."""
+
+
+def submit_tab(page: Page) -> None:
+    """The Submit tab, inside the page's Blocks."""
+
+    @user_errors
+    def do_submit(
+        config: str, system: str, upload: str | None, profile: gr.OAuthProfile | None = None
+    ) -> tuple[str, str, list[str]]:
+        try:
+            return submit(page, config, system, upload, profile)
+        finally:  # once the submission's parsed predictions are dropped
+            if upload and _size(upload) >= RELEASE_AFTER_BYTES:
+                _release_memory()
+
+    with gr.Tab("Submit"):
+        gr.Markdown(
+            "Upload one JSON object per line: contract §3 predictions for an EviScope config, contract §6 "
+            "per-pair labels or scores for ForceBench. The file is validated, scored and recorded."
+        )
+        with gr.Row():
+            s_config = gr.Dropdown(page.configs, value=page.configs[0], label="config")
+            s_system = gr.Textbox(label="system name")
+        s_file = gr.File(label="predictions (.jsonl)", file_types=[".jsonl", ".json"], type="filepath")
+        s_button = gr.Button("Score and record", variant="primary")
+        s_status = gr.Markdown()
+        s_report = gr.Markdown()
+        s_plots = gr.Gallery(label="plots", columns=2, height="auto")
+        s_button.click(
+            do_submit, [s_config, s_system, s_file], [s_status, s_report, s_plots], api_name="submit"
+        )
+
+
+def submit(
+    page: Page, config: str, system: str, upload: str | None, profile: gr.OAuthProfile | None
+) -> tuple[str, str, list[str]]:
+    """Score and record one upload: (status, report Markdown, plot files)."""
+    if not upload:
+        raise EviScopeError("no file uploaded: choose a predictions JSONL file")
+    rows = page.rows_of(config)
+    user = page.user_of(profile, "submit")
+    try:
+        size = Path(upload).stat().st_size
+    except OSError as err:
+        raise EviScopeError(f"cannot read the upload ({err.strerror or err}); upload it again") from None
+    page.limits.admit(user, size)
+    sub = score_submission(config, system, upload, rows)
+    recorded = page.store.add(sub.record())  # one EviScopeError line, and nothing recorded, if it fails
+    shown = f"**{markdown_text(sub.system)}** on {markdown_text(config)} (submission {sub.id})"
+    status = f"Recorded {shown}." if recorded else f"This file was already recorded for {shown}."
+    try:  # the result is recorded: a report that cannot be drawn (a full disk) must not hide that
+        with PLOT_LOCK:
+            markdown, plots = render_report(sub, Path(tempfile.mkdtemp(dir=page.plots_dir)))
+    except OSError as err:
+        note = f"{status} The report could not be drawn ({err.strerror or type(err).__name__})."
+        return note, "", []
+    return status, markdown, [str(p) for p in plots]
+
+
+def _size(path: str) -> int:
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0
+
+
+def _release_memory() -> None:
+    """Give the memory a submission freed back to the system: collect its cyclic garbage (the report's
+    matplotlib figures), then glibc's ``malloc_trim``, as glibc otherwise keeps freed blocks in the
+    arena of the thread that used them, and the Space's RSS grows by a few MiB with each large
+    upload (``benchmarks/space.py --memory``). Without glibc, only the collection. The app freezes
+    what it holds from the start (``gc.freeze``), so a collection costs milliseconds, not the
+    half-second of traversing every row; and only an upload of :data:`RELEASE_AFTER_BYTES` or more
+    pays even that."""
+    gc.collect()
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+def _glibc() -> ctypes.CDLL | None:
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.malloc_trim  # noqa: B018  # absent outside glibc (musl, macOS)
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+_LIBC = _glibc()

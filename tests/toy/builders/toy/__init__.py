@@ -1,0 +1,1 @@
+"""The toy benchmark's builder (``eviscope.builders.toy``)."""
