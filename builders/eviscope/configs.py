@@ -73,7 +73,7 @@ EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
             False,
         ),
         EviScopeConfig(
-            "eviscope-xl", q.QuartetParams(n_quartets=430, per_article_cap=30, balanced=True), False
+            "eviscope-xl", q.QuartetParams(n_quartets=280, per_article_cap=30, balanced=True), False
         ),
     )
 }
@@ -127,7 +127,7 @@ def build_eviscope(
             skipped: Counter[str] = Counter()
             distractors_rejected: Counter[str] = Counter()
             chosen = q.select(pool, config.params, seed, skipped)
-            quartets = q.make_quartets(squad, chosen, seed, distractors_rejected)
+            quartets = q.make_quartets(squad, chosen, seed, distractors_rejected, config.params.balanced)
             drawn[key] = quartets, skipped, distractors_rejected
         quartets, skipped, distractors_rejected = drawn[key]
         rows = [
