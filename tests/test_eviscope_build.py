@@ -59,8 +59,8 @@ def test_v11_loads_offline_with_160_rows_and_the_spec_features(configs: dict[str
 
 def test_sizes_of_every_config(configs: dict[str, Dataset]) -> None:
     assert configs["eviscope-v1"].num_rows == 160
-    assert configs["eviscope-xl"].num_rows == 4 * 280
-    assert len(set(configs["eviscope-xl"]["quartet_id"])) == 280
+    assert configs["eviscope-xl"].num_rows == 4 * 300
+    assert len(set(configs["eviscope-xl"]["quartet_id"])) == 300
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -147,7 +147,7 @@ def test_v1_equals_v11_outside_conflict_rows(configs: dict[str, Dataset], report
 
     legacy, repaired = by_question("eviscope-v1"), by_question("eviscope-v1.1")
     shared = {source for source, _ in legacy} & {source for source, _ in repaired}
-    assert len(shared) == report["configs"]["eviscope-v1.1"]["believability"]["kept"] >= 20
+    assert len(shared) == report["configs"]["eviscope-v1.1"]["believability"]["kept"] >= 15
     assert 40 - len(shared) == report["configs"]["eviscope-v1.1"]["believability"]["redrawn"]
     for (source, variant), old in legacy.items():
         if source not in shared:
@@ -177,11 +177,29 @@ def _conflict_case(row: dict) -> ConflictCase:
     )
 
 
+def _unedited(row: dict) -> str:
+    """The conflict passage with its alternative put back to the gold answer: for xl's windows, the same
+    run of sentences of the support (or of the support less its cue sentences)."""
+    conflict = _conflict_case(row).conflict_text
+    alternative = rf"(?<![\w-]){re.escape(row['conflict_answer'])}(?![\w-])"
+    return re.sub(alternative, lambda _: _core(row), conflict, count=1)
+
+
+def _linted_case(row: dict) -> ConflictCase:
+    """The lint input of a conflicting row: its conflict passage against the same sentences of the support."""
+    case = _conflict_case(row)
+    excerpt = without_cue_sentences(case.support_text)
+    window = _unedited(row)
+    if window in case.support_text or window in excerpt:
+        return case._replace(support_text=window)
+    return case
+
+
 @pytest.mark.parametrize("config", ["eviscope-v1.1", "eviscope-xl"])
 def test_every_repaired_conflict_row_passes_all_six_lints(configs: dict[str, Dataset], config: str) -> None:
     for row in configs[config]:
         if row["variant"] == "conflicting":
-            failed = {name: r.reason for name, r in run_lints(_conflict_case(row)).items() if not r.ok}
+            failed = {name: r.reason for name, r in run_lints(_linted_case(row)).items() if not r.ok}
             assert not failed, (row["id"], failed)
 
 
@@ -206,7 +224,9 @@ def test_a_cue_outside_the_answer_sentence_is_dropped_from_the_conflict_passage(
                 assert case.support_text[start:end] not in case.conflict_text, row["id"]
             excerpt = without_cue_sentences(case.support_text)
             assert case.support_span in excerpt, row["id"]
-            assert substituted_phrase(excerpt, case.conflict_text, case.conflict_answer) in case.answers
+            window = _linted_case(row).support_text
+            assert window in excerpt, row["id"]
+            assert substituted_phrase(window, case.conflict_text, case.conflict_answer) in case.answers
     # v1 and v1.1 keep the quartets of the first release, whose supports hold no cue.
     assert made_on_excerpts["eviscope-v1.1"] == 0
     assert made_on_excerpts["eviscope-xl"] > 0
@@ -348,8 +368,8 @@ STRICT_READ_FAILURES = [
     ("5727d88b4b864d1900163e5e", "three", "five", "count_enumerated", "the Busch-Reisinger Museum"),
     ("57265700dd62a815002e8212", "1720", "1710", "date_order_passage", "In 1709–13, a plague epidemic"),
     ("56f852fba6d7ea1400e17571", "1523", "1516", "date_order_article", "On 31 October 1517, Luther wrote"),
-    ("57286b003acd2414000df9c3", "1264", "1255", "date_order_article", "the Middle East in 1256"),
-    ("56e05900231d4119001ac04d", "1888", "1880", "restated_in_article", "in a paper in March 1888"),
+    ("57286b003acd2414000df9c3", "1264", "1255", "date_gap_passage", "the former Jurchen capital"),
+    ("56e05900231d4119001ac04d", "1888", "1880", "restated_in_article", "patented in May 1888"),
     ("5727f5622ca10214002d9a44", "26", "37", "restated_in_article", "ran for 26 seasons on BBC One"),
     # The second strict read (v1.1 and xl seed 7777, marks in review/): what the first rules let through.
     (
@@ -565,11 +585,9 @@ def test_xl_conflict_passages_are_windows_that_the_lints_read_against_the_suppor
     for row in configs["eviscope-xl"]:
         if row["variant"] != "conflicting":
             continue
-        texts = {d["doc_id"]: d["text"] for d in row["documents"]}
-        support, conflict = texts[row["supporting_doc_ids"][0]], texts[row["conflicting_doc_ids"][0]]
-        edited = conflict.replace(row["conflict_answer"], _core(row), 1)
-        assert edited in support or row["conflict_answer"].startswith("The "), row["id"]
-        shorter += len(conflict) < len(support)
+        case = _conflict_case(row)
+        assert _unedited(row) in without_cue_sentences(case.support_text), row["id"]
+        shorter += len(case.conflict_text) < len(case.support_text)
     assert shorter == len(set(configs["eviscope-xl"]["quartet_id"]))
 
 

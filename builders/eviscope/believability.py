@@ -5,34 +5,49 @@ passage; a strict reader reads the rest of the article too, and does not believe
 the article contradicts. Each rule here has an id, counted in ``build_report.json``, and its prose
 (:data:`RULES`):
 
-========================= =============================================================================
-rule                      read as not believable
-========================= =============================================================================
-``restated_in_article``   the article states the answer again outside the passage, in a sentence on
-                          the same event ("Westinghouse's subsequent licensing of the patent, both in
-                          1888"): any alternative contradicts it
-``date_order_passage``    a year or date that leaves its place among the passage's dates, the ends of
-                          short ranges included ("an epidemic of 1709–13" ends in 1713, so the last
-                          epidemic cannot move from 1720 to 1710)
-``date_span_passage``     a year or date in a passage whose other sentence gives a span of years
-                          beside a year ("He finished a four-year term in three years, graduating
-                          in 1873"): the arithmetic may tie the answer to it
-``date_order_article``    a year or date that crosses a date of a sentence of the article tied to it
-                          (Luther's nuns "April 1523 → 1516", before his 95 Theses of 1517; Kublai
-                          moving his capital "1264 → 1255", before his return of 1260; the Westinghouse
-                          deal "1888 → 1880", before Tesla emigrated in 1884)
-``count_enumerated``      a count that the passage goes on to enumerate ("three grounds. First, …
-                          Second, … Lastly, …"; "three museums. The Sackler Museum …, the
-                          Busch-Reisinger Museum …"): any other count contradicts the list
-``count_ordinal``         a count that an ordinal continues or repeats ("26 seasons … a planned 27th
-                          series"), or an alternative that crosses another ordinal of the passage
-``count_order_same_noun`` a count that crosses another number of the passage or of a tied sentence
-                          counting the same thing (a part above its total, a total below its parts)
-========================= =============================================================================
+=========================== =============================================================================
+rule                        read as not believable
+=========================== =============================================================================
+``restated_in_article``     the article states the answer again outside the passage, in a sentence on
+                            the same event ("Westinghouse's subsequent licensing of the patent, both in
+                            1888"): any alternative contradicts it
+``date_order_passage``      a year or date that leaves its place among the passage's dates, the ends of
+                            short ranges included ("an epidemic of 1709–13" ends in 1713, so the last
+                            epidemic cannot move from 1720 to 1710)
+``date_span_passage``       a year or date in a passage whose other sentence gives a span of years
+                            beside a year ("He finished a four-year term in three years, graduating
+                            in 1873"): the arithmetic may tie the answer to it
+``date_order_article``      a year or date that crosses a date of a sentence of the article tied to it
+                            (Luther's nuns "April 1523 → 1516", before his 95 Theses of 1517; Kublai
+                            moving his capital "1264 → 1255", before his return of 1260; the Westinghouse
+                            deal "1888 → 1880", before Tesla emigrated in 1884)
+``count_enumerated``        a count that the passage goes on to enumerate ("three grounds. First, …
+                            Second, … Lastly, …"; "three museums. The Sackler Museum …, the
+                            Busch-Reisinger Museum …"): any other count contradicts the list
+``count_ordinal``           a count that an ordinal continues or repeats ("26 seasons … a planned 27th
+                            series"), or an alternative that crosses another ordinal of the passage
+``date_gap_passage``        a year or date that moves far from the passage's nearest dated event
+                            ("Starting in 1894 … Soon after, … the fire of March 1895": not 1887)
+``date_same_year_article``  a year that leaves out a date inside it of a sentence naming a name of the
+                            answer's sentence ("In December 1901, Marconi transmitted …": not 1902)
+``count_order_same_noun``   a count that crosses another number of the passage or of a tied sentence
+                            counting the same thing (a part above its total, a total below its parts),
+                            or leaves one that restates it within a tenth (232 and 235 affiliates)
+``count_part_of_total``     a part or total of an "X of Y" ("39 of the 43 previous MVPs"; "Of Grainger
+                            Town's 450 buildings, 244 are listed", where the article says most are)
+``count_sum_in_passage``    a count that adds up with the passage's other counts (public 540,800 and
+                            private 311,800 against primary 462,000 and secondary 390,000)
+``count_is_label``          a number that names ("what pad": "pad 37", one of "LC-34 and LC-37")
+``person_credited``         a person whom another sentence of the article credits with the facts of the
+                            answer's sentence ("Miller had six total tackles … two forced fumbles"), or
+                            an alternative the article names on those facts in another part
+=========================== =============================================================================
 
-*Tied to the answer* are every sentence of the support paragraph and every sentence of the article
-that names one of the names of the answer's sentence or of the question: a capitalised word that the
-article also writes capitalised inside a sentence ("Luther", "Kublai", "Tesla"). A name in a fifth
+*Tied to the answer* are every sentence of the support paragraph, every sentence of the article
+that shares two content words with the answer's sentence ("the governments merged to create the
+Consolidated City" for "the city government consolidated"), or three with another sentence of the
+passage, and every sentence that names one of the names of the answer's sentence or of the
+question: a capitalised word that the article also writes capitalised inside a sentence ("Luther", "Kublai", "Tesla"). A name in a fifth
 of the article's sentences or more is the article's topic ("Harvard", "Warsaw"); it ties sentences
 only where it names a person (spaCy's entities), or where the answer's sentence and the question
 name nothing else ("the series' revival"; where they name nothing at all, "the plugs-out test", the
@@ -172,6 +187,12 @@ def _order(a: Span, b: Span) -> str:
 def _gap_years(a: Span, b: Span) -> float:
     """Years between two spans (0 where they overlap)."""
     return max(0, (b[0] - a[1]).days, (a[0] - b[1]).days) / 365.25
+
+
+def _restates(answer: Span, other: Span) -> bool:
+    """``other`` may date the answer's event: it overlaps the answer and is no longer than a year (a
+    decade or "the 13th century" dates nothing so closely)."""
+    return _order(answer, other) == "=" and (other[1] - other[0]).days <= 366
 
 
 def _within(span: Span, outer: Span) -> bool:
@@ -413,7 +434,7 @@ class Believability:
             if len(stems(sentence.text) & words) < RESTATED_WORDS:
                 continue
             if held is not None:
-                if any(_order(held, span) == "=" for _, _, span in date_spans(sentence.text)):
+                if any(_restates(held, span) for _, _, span in date_spans(sentence.text)):
                     return Finding("restated_in_article", sentence.text)
             elif contains(sentence.text, answer.core):
                 return Finding("restated_in_article", sentence.text)

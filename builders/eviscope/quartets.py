@@ -30,7 +30,10 @@ them with the same seed:
    the same two paragraphs and the related passage. *conflicting*: the support and the conflict
    passage. The balanced layout (``xl``) shows three documents, two of the question's article, in
    every row but *sufficient*, so that neither the number of documents nor of same-article ones
-   tells the variants apart (:mod:`eviscope.suites.eviscope.shortcuts`).
+   tells the variants apart (:mod:`eviscope.suites.eviscope.shortcuts`); its conflict passage is a
+   window of whole sentences around the edited one (:func:`conflict_window`), a drawn gap shorter
+   than the support, and its second same-article passage (the first sentences of a related
+   paragraph) is about as much shorter, so that neither lengths nor length gaps tell them apart.
 
 Documents get ``doc-<first 8 hex of sha256(text)>`` ids, so the same text has the same id wherever
 it appears and an id says nothing of a document's role; each row's documents are shuffled with a
@@ -746,9 +749,7 @@ def _make_candidate(
         unbelievable,
         believable is not None,
     )
-    window = (
-        conflict_window(squad, candidate, gap_target(seed, item.question.id)) if len(related) > 1 else None
-    )
+    window = conflict_window(squad, candidate, gap_target(seed, item.question.id))
     if window is None:
         return candidate
     gap = _gap(len(paragraph.context), len(window[0]))
@@ -891,10 +892,10 @@ def select(
     if params.first_release:
         candidates = [c for c in candidates if not c.drops_cue_sentences and c.type != "date"]
     if params.balanced:
-        skipped["no_second_same_article_passage"] += sum(c.balanced_related is None for c in candidates)
-        candidates = [c for c in candidates if c.balanced_related is not None]
         skipped["no_conflict_window"] += sum(c.window is None for c in candidates)
         candidates = [c for c in candidates if c.window is not None]
+        skipped["no_second_same_article_passage"] += sum(c.balanced_related is None for c in candidates)
+        candidates = [c for c in candidates if c.balanced_related is not None]
 
     def rank(index: int) -> str:
         return hashlib.sha256(f"{seed}:{candidates[index].question.id}".encode()).hexdigest()
