@@ -325,6 +325,30 @@ class Article:
         )
         """The article's topic names that name no person: they tie no sentences."""
         self._tied: dict[Answer, tuple[_Sentence, list[_Sentence], list[_Sentence]]] = {}
+        self._stems = [stems(sentence.text) - self.every_topic for sentence in self.sentences]
+        self._holding: dict[str, list[int]] = {}
+        """The sentences (by index) that hold each content word, the article's topic names left out."""
+        for index, words in enumerate(self._stems):
+            for word in words:
+                self._holding.setdefault(word, []).append(index)
+        self._near_passage: dict[tuple[int, int], frozenset[int]] = {}
+
+    def sharing(self, words: frozenset[str], least: int) -> set[int]:
+        """The sentences (by index) that share at least ``least`` of ``words``."""
+        shared = Counter(i for word in words for i in self._holding.get(word, ()))
+        return {i for i, k in shared.items() if k >= least}
+
+    def _around(self, paragraph: int, own: _Sentence) -> set[int]:
+        """The sentences that share :data:`PASSAGE_WORDS` content words with a sentence of the
+        paragraph other than ``own`` (cached per sentence)."""
+        found: set[int] = set()
+        for index, sentence in enumerate(self.sentences):
+            if sentence.paragraph == paragraph and sentence is not own:
+                key = (paragraph, index)
+                if key not in self._near_passage:
+                    self._near_passage[key] = frozenset(self.sharing(self._stems[index], PASSAGE_WORDS))
+                found |= self._near_passage[key]
+        return found
 
     def names(self, text: str) -> frozenset[str]:
         """The article's names that ``text`` writes capitalised."""
@@ -347,16 +371,11 @@ class Article:
             names = own.names | self.names(answer.question) or self.every_topic
         passage = [s for s in self.sentences if s.paragraph == answer.paragraph and s is not own]
         words = stems(own.text) - stems(answer.core) - self.every_topic
-        around = [stems(s.text) - self.every_topic for s in passage]
+        by_words = self.sharing(words, RESTATED_WORDS) | self._around(answer.paragraph, own)
         rest = [
             s
-            for s in self.sentences
-            if s.paragraph != answer.paragraph
-            and (
-                s.names & names
-                or len(stems(s.text) & words) >= RESTATED_WORDS
-                or any(len(stems(s.text) & other) >= PASSAGE_WORDS for other in around)
-            )
+            for i, s in enumerate(self.sentences)
+            if s.paragraph != answer.paragraph and (s.names & names or i in by_words)
         ]
         return own, passage, rest
 
@@ -608,3 +627,14 @@ def _total_finding(answer: Answer, own: _Sentence, passage: list[_Sentence]) -> 
             if near(total, x + y) or near(total + y, x) or near(total + x, y):
                 return Finding("count_sum_in_passage", " ".join(dict.fromkeys([t1, t2])))
     return None
+
+
+_SHARED: list[Believability] = []
+
+
+def shared_believability(squad: Squad, entities: list[list[Entity]]) -> Believability:
+    """One :class:`Believability` per SQuAD file and its entities, so that the builder's candidates and
+    the build report read each article once."""
+    if not (_SHARED and _SHARED[0].squad is squad and _SHARED[0].entities is entities):
+        _SHARED[:] = [Believability(squad, entities)]
+    return _SHARED[0]

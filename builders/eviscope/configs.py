@@ -42,7 +42,7 @@ from eviscope.builders.eviscope.answer_types import (
     model_version,
     typer_accuracy,
 )
-from eviscope.builders.eviscope.believability import RULES, Believability
+from eviscope.builders.eviscope.believability import RULES, shared_believability
 from eviscope.builders.eviscope.conflict_lints import LINTS
 from eviscope.builders.parquet_split import write_split
 from eviscope.suites.eviscope.leaks import LEAK_REASONS
@@ -98,7 +98,7 @@ def build_eviscope(
     """
     candidates, rejected, entities, leaked = q.find_candidates(squad, seed, progress)
     believable = [c for c in candidates if c.believable]
-    checker = Believability(squad, entities)
+    checker = shared_believability(squad, entities)
     report: dict = {
         "seed": seed,
         "source": {"origin": squad.origin, "checksum": squad.checksum},

@@ -70,7 +70,7 @@ from eviscope.builders.eviscope.answer_types import (
     article_labels,
     paragraph_entities,
 )
-from eviscope.builders.eviscope.believability import Answer, Believability
+from eviscope.builders.eviscope.believability import Answer, Believability, shared_believability
 from eviscope.builders.eviscope.conflict_edits import legacy_conflict, repaired_conflict
 from eviscope.builders.eviscope.conflict_lints import (
     ConflictCase,
@@ -489,7 +489,7 @@ def find_candidates(
 
     names = _NamePool(squad, entities)
     retriever = _RelatedPassages(squad)
-    believability = Believability(squad, entities)
+    believability = shared_believability(squad, entities)
 
     candidates: list[Candidate] = []
     for item in eligible:
