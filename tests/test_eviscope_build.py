@@ -59,8 +59,8 @@ def test_v11_loads_offline_with_160_rows_and_the_spec_features(configs: dict[str
 
 def test_sizes_of_every_config(configs: dict[str, Dataset]) -> None:
     assert configs["eviscope-v1"].num_rows == 160
-    assert configs["eviscope-xl"].num_rows == 4 * 430
-    assert len(set(configs["eviscope-xl"]["quartet_id"])) == 430
+    assert configs["eviscope-xl"].num_rows == 4 * 300
+    assert len(set(configs["eviscope-xl"]["quartet_id"])) == 300
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -147,7 +147,7 @@ def test_v1_equals_v11_outside_conflict_rows(configs: dict[str, Dataset], report
 
     legacy, repaired = by_question("eviscope-v1"), by_question("eviscope-v1.1")
     shared = {source for source, _ in legacy} & {source for source, _ in repaired}
-    assert len(shared) == report["configs"]["eviscope-v1.1"]["believability"]["kept"] >= 20
+    assert len(shared) == report["configs"]["eviscope-v1.1"]["believability"]["kept"] >= 15
     assert 40 - len(shared) == report["configs"]["eviscope-v1.1"]["believability"]["redrawn"]
     for (source, variant), old in legacy.items():
         if source not in shared:
@@ -177,11 +177,29 @@ def _conflict_case(row: dict) -> ConflictCase:
     )
 
 
+def _unedited(row: dict) -> str:
+    """The conflict passage with its alternative put back to the gold answer: for xl's windows, the same
+    run of sentences of the support (or of the support less its cue sentences)."""
+    conflict = _conflict_case(row).conflict_text
+    alternative = rf"(?<![\w-]){re.escape(row['conflict_answer'])}(?![\w-])"
+    return re.sub(alternative, lambda _: _core(row), conflict, count=1)
+
+
+def _linted_case(row: dict) -> ConflictCase:
+    """The lint input of a conflicting row: its conflict passage against the same sentences of the support."""
+    case = _conflict_case(row)
+    excerpt = without_cue_sentences(case.support_text)
+    window = _unedited(row)
+    if window in case.support_text or window in excerpt:
+        return case._replace(support_text=window)
+    return case
+
+
 @pytest.mark.parametrize("config", ["eviscope-v1.1", "eviscope-xl"])
 def test_every_repaired_conflict_row_passes_all_six_lints(configs: dict[str, Dataset], config: str) -> None:
     for row in configs[config]:
         if row["variant"] == "conflicting":
-            failed = {name: r.reason for name, r in run_lints(_conflict_case(row)).items() if not r.ok}
+            failed = {name: r.reason for name, r in run_lints(_linted_case(row)).items() if not r.ok}
             assert not failed, (row["id"], failed)
 
 
@@ -206,7 +224,9 @@ def test_a_cue_outside_the_answer_sentence_is_dropped_from_the_conflict_passage(
                 assert case.support_text[start:end] not in case.conflict_text, row["id"]
             excerpt = without_cue_sentences(case.support_text)
             assert case.support_span in excerpt, row["id"]
-            assert substituted_phrase(excerpt, case.conflict_text, case.conflict_answer) in case.answers
+            window = _linted_case(row).support_text
+            assert window in excerpt, row["id"]
+            assert substituted_phrase(window, case.conflict_text, case.conflict_answer) in case.answers
     # v1 and v1.1 keep the quartets of the first release, whose supports hold no cue.
     assert made_on_excerpts["eviscope-v1.1"] == 0
     assert made_on_excerpts["eviscope-xl"] > 0
@@ -350,9 +370,33 @@ STRICT_READ_FAILURES = [
     ("5727d88b4b864d1900163e5e", "three", "five", "count_enumerated", "the Busch-Reisinger Museum"),
     ("57265700dd62a815002e8212", "1720", "1710", "date_order_passage", "In 1709–13, a plague epidemic"),
     ("56f852fba6d7ea1400e17571", "1523", "1516", "date_order_article", "On 31 October 1517, Luther wrote"),
-    ("57286b003acd2414000df9c3", "1264", "1255", "date_order_article", "the Middle East in 1256"),
-    ("56e05900231d4119001ac04d", "1888", "1880", "restated_in_article", "in a paper in March 1888"),
+    ("57286b003acd2414000df9c3", "1264", "1255", "date_gap_passage", "the former Jurchen capital"),
+    ("56e05900231d4119001ac04d", "1888", "1880", "restated_in_article", "patented in May 1888"),
     ("5727f5622ca10214002d9a44", "26", "37", "restated_in_article", "ran for 26 seasons on BBC One"),
+    # The second strict read (v1.1 and xl seed 7777, marks in review/): what the first rules let through.
+    (
+        "5727c94bff5b5019007d954e",
+        "1968",
+        "1970",
+        "restated_in_article",
+        "On October 1, 1968, the governments",
+    ),
+    ("5725e152271a42140099d2ce", "37", "38", "restated_in_article", "Launch Complex 39"),
+    (
+        "56d98b33dc89441400fdb53d",
+        "Von Miller",
+        "Danny Trevathan",
+        "person_credited",
+        "Von Miller led the team",
+    ),
+    ("572671165951b619008f72ba", "244", "211", "count_part_of_total", "Of Grainger Town's 450 buildings"),
+    ("56d9c3a6dc89441400fdb7b4", "43", "42", "count_part_of_total", "39 of the 43 previous"),
+    ("5726f1ec708984140094d6a9", "2010", "2003", "date_order_article", "The last work by Fowke"),
+    ("56e0fc3f7aa994140058e879", "1901", "1902", "date_same_year_article", "In December 1901, Marconi"),
+    ("57267f1cdd62a815002e8740", "232", "270", "count_order_same_noun", "affiliation agreements with 235"),
+    ("5726ed12708984140094d645", "1952", "1950", "restated_in_article", "Before the freeze ended in 1952"),
+    ("56e0f32d231d4119001ac4c8", "1894", "1887", "date_gap_passage", "Soon after, much of Tesla's"),
+    ("570d44abb3d812140066d5ff", "540,800", "642,200", "count_sum_in_passage", "More than 462,000 students"),
 ]
 """The failures of the strict whole-article read of issue 23, each with the rule that now rejects it."""
 
@@ -527,9 +571,26 @@ def test_the_shortcut_audit_is_reported_for_every_config(report: dict) -> None:
         assert (
             report["configs"][config]["shortcut_audit"]["features"]["doc-count"]["multi_document_rows"] > 0.6
         )
+    # Issue 23's target: no evidence-blind feature of xl, its lengths and length gaps included, beats
+    # the majority rate by more than 5 points on the rows with more than one document.
     xl = report["configs"]["eviscope-xl"]["shortcut_audit"]
-    for feature in ("doc-count", "title-count", "title-positions"):
-        assert xl["features"][feature]["multi_document_rows"] - xl["majority"]["multi_document_rows"] <= 0.05
+    for feature, measured in xl["features"].items():
+        assert measured["multi_document_rows"] - xl["majority"]["multi_document_rows"] <= 0.05, feature
+
+
+def test_xl_conflict_passages_are_windows_that_the_lints_read_against_the_support(
+    configs: dict[str, Dataset],
+) -> None:
+    # The conflict passage of xl is a run of whole sentences of the edited support, most often shorter
+    # than it, so that its length does not give it away as an edited copy.
+    shorter = 0
+    for row in configs["eviscope-xl"]:
+        if row["variant"] != "conflicting":
+            continue
+        case = _conflict_case(row)
+        assert _unedited(row) in without_cue_sentences(case.support_text), row["id"]
+        shorter += len(case.conflict_text) < len(case.support_text)
+    assert shorter == len(set(configs["eviscope-xl"]["quartet_id"]))
 
 
 def test_counting_documents_finds_every_conflict_in_v11_and_nothing_in_xl(built_dataset: Path) -> None:

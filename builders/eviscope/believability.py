@@ -5,34 +5,49 @@ passage; a strict reader reads the rest of the article too, and does not believe
 the article contradicts. Each rule here has an id, counted in ``build_report.json``, and its prose
 (:data:`RULES`):
 
-========================= =============================================================================
-rule                      read as not believable
-========================= =============================================================================
-``restated_in_article``   the article states the answer again outside the passage, in a sentence on
-                          the same event ("Westinghouse's subsequent licensing of the patent, both in
-                          1888"): any alternative contradicts it
-``date_order_passage``    a year or date that leaves its place among the passage's dates, the ends of
-                          short ranges included ("an epidemic of 1709–13" ends in 1713, so the last
-                          epidemic cannot move from 1720 to 1710)
-``date_span_passage``     a year or date in a passage whose other sentence gives a span of years
-                          beside a year ("He finished a four-year term in three years, graduating
-                          in 1873"): the arithmetic may tie the answer to it
-``date_order_article``    a year or date that crosses a date of a sentence of the article tied to it
-                          (Luther's nuns "April 1523 → 1516", before his 95 Theses of 1517; Kublai
-                          moving his capital "1264 → 1255", before his return of 1260; the Westinghouse
-                          deal "1888 → 1880", before Tesla emigrated in 1884)
-``count_enumerated``      a count that the passage goes on to enumerate ("three grounds. First, …
-                          Second, … Lastly, …"; "three museums. The Sackler Museum …, the
-                          Busch-Reisinger Museum …"): any other count contradicts the list
-``count_ordinal``         a count that an ordinal continues or repeats ("26 seasons … a planned 27th
-                          series"), or an alternative that crosses another ordinal of the passage
-``count_order_same_noun`` a count that crosses another number of the passage or of a tied sentence
-                          counting the same thing (a part above its total, a total below its parts)
-========================= =============================================================================
+=========================== =============================================================================
+rule                        read as not believable
+=========================== =============================================================================
+``restated_in_article``     the article states the answer again outside the passage, in a sentence on
+                            the same event ("Westinghouse's subsequent licensing of the patent, both in
+                            1888"): any alternative contradicts it
+``date_order_passage``      a year or date that leaves its place among the passage's dates, the ends of
+                            short ranges included ("an epidemic of 1709–13" ends in 1713, so the last
+                            epidemic cannot move from 1720 to 1710)
+``date_span_passage``       a year or date in a passage whose other sentence gives a span of years
+                            beside a year ("He finished a four-year term in three years, graduating
+                            in 1873"): the arithmetic may tie the answer to it
+``date_order_article``      a year or date that crosses a date of a sentence of the article tied to it
+                            (Luther's nuns "April 1523 → 1516", before his 95 Theses of 1517; Kublai
+                            moving his capital "1264 → 1255", before his return of 1260; the Westinghouse
+                            deal "1888 → 1880", before Tesla emigrated in 1884)
+``count_enumerated``        a count that the passage goes on to enumerate ("three grounds. First, …
+                            Second, … Lastly, …"; "three museums. The Sackler Museum …, the
+                            Busch-Reisinger Museum …"): any other count contradicts the list
+``count_ordinal``           a count that an ordinal continues or repeats ("26 seasons … a planned 27th
+                            series"), or an alternative that crosses another ordinal of the passage
+``date_gap_passage``        a year or date that moves far from the passage's nearest dated event
+                            ("Starting in 1894 … Soon after, … the fire of March 1895": not 1887)
+``date_same_year_article``  a year that leaves out a date inside it of a sentence naming a name of the
+                            answer's sentence ("In December 1901, Marconi transmitted …": not 1902)
+``count_order_same_noun``   a count that crosses another number of the passage or of a tied sentence
+                            counting the same thing (a part above its total, a total below its parts),
+                            or leaves one that restates it within a tenth (232 and 235 affiliates)
+``count_part_of_total``     a part or total of an "X of Y" ("39 of the 43 previous MVPs"; "Of Grainger
+                            Town's 450 buildings, 244 are listed", where the article says most are)
+``count_sum_in_passage``    a count that adds up with the passage's other counts (public 540,800 and
+                            private 311,800 against primary 462,000 and secondary 390,000)
+``count_is_label``          a number that names ("what pad": "pad 37", one of "LC-34 and LC-37")
+``person_credited``         a person whom another sentence of the article credits with the facts of the
+                            answer's sentence ("Miller had six total tackles … two forced fumbles"), or
+                            an alternative the article names on those facts in another part
+=========================== =============================================================================
 
-*Tied to the answer* are every sentence of the support paragraph and every sentence of the article
-that names one of the names of the answer's sentence or of the question: a capitalised word that the
-article also writes capitalised inside a sentence ("Luther", "Kublai", "Tesla"). A name in a fifth
+*Tied to the answer* are every sentence of the support paragraph, every sentence of the article
+that shares two content words with the answer's sentence ("the governments merged to create the
+Consolidated City" for "the city government consolidated"), or three with another sentence of the
+passage, and every sentence that names one of the names of the answer's sentence or of the
+question: a capitalised word that the article also writes capitalised inside a sentence ("Luther", "Kublai", "Tesla"). A name in a fifth
 of the article's sentences or more is the article's topic ("Harvard", "Warsaw"); it ties sentences
 only where it names a person (spaCy's entities), or where the answer's sentence and the question
 name nothing else ("the series' revival"; where they name nothing at all, "the plugs-out test", the
@@ -54,6 +69,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
+from itertools import combinations
 from typing import NamedTuple
 
 from dateutil.parser import parserinfo
@@ -74,13 +90,31 @@ RULES: dict[str, str] = {
     "date_span_passage": "another sentence of the passage gives a span of years beside a year (a "
     "four-year term in three years, graduating in 1873), which the arithmetic may tie to the answer",
     "date_order_article": "the alternative year or date crosses a date of a sentence of the article "
-    "tied to it (one that names a name of the answer's sentence or of the question)",
+    "tied to it (one that names a name of the answer's sentence or of the question, or shares two "
+    "content words with the answer's sentence)",
+    "date_gap_passage": "the alternative year or date moves far from the passage's nearest dated event "
+    "(past twice the answer's gap to it and two years more: 'Starting in 1894 … Soon after, … the fire "
+    "of March 1895' cannot start in 1887)",
+    "date_same_year_article": "a sentence of the article that names a name of the answer's sentence "
+    "(not the article's topic) dates an event inside the answer's year that the alternative leaves out "
+    "('In December 1901, Marconi transmitted …' against Marconi's transmission moved to 1902)",
     "count_enumerated": "the passage enumerates what the count counts (First… Second… Lastly, or a "
     "next sentence that names two or more of the things counted), so another count contradicts the list",
     "count_ordinal": "an ordinal of the passage or of a tied sentence continues or repeats the count "
     "(26 seasons and a planned 27th series), or the alternative crosses another ordinal of the passage",
     "count_order_same_noun": "the alternative count crosses another number of the passage or of a "
-    "tied sentence that counts the same thing (a part above its total, a total below its parts)",
+    "tied sentence that counts the same thing (a part above its total, a total below its parts), or "
+    "leaves a count of the same thing that restates the answer within a tenth (232 and 235 affiliates)",
+    "count_part_of_total": "the count is the part or the total of an 'X of Y' ('39 of the 43 previous "
+    "MVPs', 'Of Grainger Town's 450 buildings, 244 are listed'), which the passage or the article may "
+    "go on to tell (the MVPs not introduced; 'most are listed')",
+    "count_sum_in_passage": "the count adds up with other counts of the passage (public 540,800 and "
+    "private 311,800 against primary 462,000 and secondary 390,000), so another count breaks the sum",
+    "count_is_label": "the number names rather than counts: the question asks 'what pad' and the "
+    "passage writes 'pad 37', one of a set the article may list ('LC-34 and LC-37')",
+    "person_credited": "another sentence of the article names the answer and tells the facts of the "
+    "answer's sentence ('Miller had six total tackles (five solo), 2½ sacks, and two forced fumbles'), "
+    "or names the alternative on those facts in another part ('Trevathan recovered the fumble')",
 }
 """Every rule of believability against the article: its id and what it rejects."""
 
@@ -113,6 +147,23 @@ _NOUN_AFTER = re.compile(r"^\s+((?:[a-z][\w-]*\s+)?[a-z][\w-]*)")
 RESTATED_WORDS = 2
 """A sentence that holds the answer (its year, for a date) and shares this many content words with the
 answer's sentence restates it ("Following the series revival in 2005")."""
+PASSAGE_WORDS = 3
+"""A sentence of another paragraph that shares this many content words with a sentence of the passage
+tells of the same things ("the new Medieval and Renaissance galleries which opened in 2009" and the
+passage's "displayed in the Medieval & Renaissance Galleries"): the answer keeps its order to its dates."""
+DATE_GAP_YEARS = 2
+"""An alternative year or date stays within twice the answer's gap to the passage's nearest dated event
+and this many years more ("Starting in 1894 … Soon after, … March 1895": not 1887)."""
+SUM_MINIMUM = 10
+"""Counts below this are left out of sums (small numbers add up by chance)."""
+SUM_TOLERANCE = 0.01
+"""Two sums of the passage's counts within this share of each other tie the counts by arithmetic."""
+_STOP_NAMES = frozenset({"von", "van", "de", "der", "la", "le", "du", "st", "jr", "sr"})
+"""Particles of a name that name no one alone."""
+_NUMBER = re.compile(r"(?<![\w.,$£€])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\d,]*\d)(?!\w)")
+NEAR_COUNT = 0.1
+"""A count of the same thing within this share of the answer restates it ("over 232 affiliated" and
+"affiliation agreements with 235 additional stations"): the alternative must stay as near."""
 SMALL_COUNT = 20
 """The largest count that a passage may go on to enumerate."""
 
@@ -131,6 +182,21 @@ def _year_span(year: int) -> Span:
 
 def _order(a: Span, b: Span) -> str:
     return "<" if a[1] < b[0] else ">" if a[0] > b[1] else "="
+
+
+def _gap_years(a: Span, b: Span) -> float:
+    """Years between two spans (0 where they overlap)."""
+    return max(0, (b[0] - a[1]).days, (a[0] - b[1]).days) / 365.25
+
+
+def _restates(answer: Span, other: Span) -> bool:
+    """``other`` may date the answer's event: it overlaps the answer and is no longer than a year (a
+    decade or "the 13th century" dates nothing so closely)."""
+    return _order(answer, other) == "=" and (other[1] - other[0]).days <= 366
+
+
+def _within(span: Span, outer: Span) -> bool:
+    return outer[0] <= span[0] and span[1] <= outer[1]
 
 
 def keeps_order(old: Span, new: Span, other: Span) -> bool:
@@ -259,6 +325,30 @@ class Article:
         )
         """The article's topic names that name no person: they tie no sentences."""
         self._tied: dict[Answer, tuple[_Sentence, list[_Sentence], list[_Sentence]]] = {}
+        self._stems = [stems(sentence.text) - self.every_topic for sentence in self.sentences]
+        self._holding: dict[str, list[int]] = {}
+        """The sentences (by index) that hold each content word, the article's topic names left out."""
+        for index, words in enumerate(self._stems):
+            for word in words:
+                self._holding.setdefault(word, []).append(index)
+        self._near_passage: dict[tuple[int, int], frozenset[int]] = {}
+
+    def sharing(self, words: frozenset[str], least: int) -> set[int]:
+        """The sentences (by index) that share at least ``least`` of ``words``."""
+        shared = Counter(i for word in words for i in self._holding.get(word, ()))
+        return {i for i, k in shared.items() if k >= least}
+
+    def _around(self, paragraph: int, own: _Sentence) -> set[int]:
+        """The sentences that share :data:`PASSAGE_WORDS` content words with a sentence of the
+        paragraph other than ``own`` (cached per sentence)."""
+        found: set[int] = set()
+        for index, sentence in enumerate(self.sentences):
+            if sentence.paragraph == paragraph and sentence is not own:
+                key = (paragraph, index)
+                if key not in self._near_passage:
+                    self._near_passage[key] = frozenset(self.sharing(self._stems[index], PASSAGE_WORDS))
+                found |= self._near_passage[key]
+        return found
 
     def names(self, text: str) -> frozenset[str]:
         """The article's names that ``text`` writes capitalised."""
@@ -280,7 +370,13 @@ class Article:
         if not names:  # the answer's sentence is about the topic itself ("the series' revival")
             names = own.names | self.names(answer.question) or self.every_topic
         passage = [s for s in self.sentences if s.paragraph == answer.paragraph and s is not own]
-        rest = [s for s in self.sentences if s.paragraph != answer.paragraph and s.names & names]
+        words = stems(own.text) - stems(answer.core) - self.every_topic
+        by_words = self.sharing(words, RESTATED_WORDS) | self._around(answer.paragraph, own)
+        rest = [
+            s
+            for i, s in enumerate(self.sentences)
+            if s.paragraph != answer.paragraph and (s.names & names or i in by_words)
+        ]
         return own, passage, rest
 
 
@@ -288,6 +384,12 @@ class Article:
 def _name(word: str) -> str:
     """``word`` lower-cased, less a possessive ending ("Tesla's" is "tesla")."""
     return _POSSESSIVE.sub("", word).lower()
+
+
+@lru_cache(maxsize=32768)
+def stems(text: str) -> frozenset[str]:
+    """The :func:`content_words` of ``text`` less their plural endings ("stations" and "station" meet)."""
+    return frozenset(_stem(w) for w in content_words(text))
 
 
 @lru_cache(maxsize=32768)
@@ -333,21 +435,25 @@ class Believability:
             return self._date_finding(answer, alternative)
         if answer.kind == "quantity":
             return self._count_finding(answer, alternative)
+        if answer.kind == "person":
+            return self._person_alternative_finding(answer, alternative)
         return None
 
     def _question_finding(self, answer: Answer) -> Finding | None:
         """A rule that rejects every alternative of the question."""
+        if answer.kind == "person":
+            return self._person_finding(answer)
         if answer.kind not in {"year", "date", "quantity"}:
             return None
         article = self.article(answer.paragraph)
         own, passage, rest = article.tied(answer)
         held = _answer_span(answer.core)
-        words = content_words(own.text) - set(tokens(answer.core)) - article.every_topic
+        words = stems(own.text) - stems(answer.core) - article.every_topic
         for sentence in rest:
-            if len(content_words(sentence.text) & words) < RESTATED_WORDS:
+            if len(stems(sentence.text) & words) < RESTATED_WORDS:
                 continue
             if held is not None:
-                if any(_order(held, span) == "=" for _, _, span in date_spans(sentence.text)):
+                if any(_restates(held, span) for _, _, span in date_spans(sentence.text)):
                     return Finding("restated_in_article", sentence.text)
             elif contains(sentence.text, answer.core):
                 return Finding("restated_in_article", sentence.text)
@@ -358,6 +464,9 @@ class Believability:
         if answer.kind != "quantity":
             return None
         value = number_value(answer.core)
+        found = _label_finding(answer, own) or _total_finding(answer, own, passage)
+        if found:
+            return found
         later = [s for s in passage if s.start > own.start]
         if value <= SMALL_COUNT and later:
             markers = [s for s in later if _MARKER.search(s.text)]
@@ -369,6 +478,33 @@ class Believability:
         for sentence in [own, *passage, *rest]:
             if any(k in {value, value + 1} for k in ordinals(sentence.text)):
                 return Finding("count_ordinal", sentence.text)
+        return None
+
+    def _person_finding(self, answer: Answer) -> Finding | None:
+        """``person_credited``: another sentence of the article names the answer and tells the facts of
+        the answer's sentence ("Miller had six total tackles (five solo), 2½ sacks, and two forced
+        fumbles"), so they are the answer's, whoever the alternative is."""
+        article = self.article(answer.paragraph)
+        own = article.sentence_of(answer.paragraph, answer.start)
+        named = {_name(w) for w in answer.core.split()} - article.topic - _STOP_NAMES
+        words = stems(own.text) - stems(answer.core) - article.every_topic
+        for sentence in article.sentences:
+            if sentence is own or not sentence.names & named:
+                continue
+            if len(stems(sentence.text) & words) >= RESTATED_WORDS:
+                return Finding("person_credited", sentence.text)
+        return None
+
+    def _person_alternative_finding(self, answer: Answer, alternative: str) -> Finding | None:
+        """``person_credited``: the article names the alternative in a sentence on the facts of the
+        answer's sentence, in another part ("Trevathan recovered the fumble")."""
+        article = self.article(answer.paragraph)
+        own = article.sentence_of(answer.paragraph, answer.start)
+        named = {_name(w) for w in alternative.split()} - article.topic - _STOP_NAMES
+        words = stems(own.text) - stems(answer.core) - article.every_topic
+        for sentence in article.sentences:
+            if sentence is not own and sentence.names & named and stems(sentence.text) & words:
+                return Finding("person_credited", sentence.text)
         return None
 
     def counted_noun(self, answer: Answer) -> str | None:
@@ -384,16 +520,32 @@ class Believability:
         old, new = _answer_span(answer.core), _answer_span(alternative)
         if old is None or new is None:
             return None
-        own, passage, rest = self.article(answer.paragraph).tied(answer)
+        article = self.article(answer.paragraph)
+        own, passage, rest = article.tied(answer)
         end = answer.start + len(answer.core)
-        for sentence in [own, *passage]:
-            for start, stop, span in date_spans(sentence.text):
-                start, stop = start + sentence.start, stop + sentence.start
-                if (stop <= answer.start or start >= end) and not keeps_order(old, new, span):
-                    return Finding("date_order_passage", sentence.text)
+        dated = [
+            (sentence, span)
+            for sentence in [own, *passage]
+            for start, stop, span in date_spans(sentence.text)
+            if sentence.start + stop <= answer.start or sentence.start + start >= end
+        ]
+        for sentence, span in dated:
+            if not keeps_order(old, new, span):
+                return Finding("date_order_passage", sentence.text)
+        if dated:
+            sentence, span = min(dated, key=lambda item: _gap_years(old, item[1]))
+            gap = _gap_years(old, span)
+            if _gap_years(new, span) > max(2 * gap, gap + DATE_GAP_YEARS):
+                return Finding("date_gap_passage", sentence.text)
+        named = own.names - article.every_topic
         for sentence in rest:
-            if not all(keeps_order(old, new, span) for _, _, span in date_spans(sentence.text)):
+            spans = [span for _, _, span in date_spans(sentence.text)]
+            if not all(keeps_order(old, new, span) for span in spans):
                 return Finding("date_order_article", sentence.text)
+            if sentence.names & named and any(
+                _within(span, old) and not _within(span, new) for span in spans
+            ):
+                return Finding("date_same_year_article", sentence.text)
         return None
 
     def _count_finding(self, answer: Answer, alternative: str) -> Finding | None:
@@ -414,6 +566,75 @@ class Believability:
                 at = sentence.start + match.start()
                 same = sentence.paragraph == answer.paragraph and at == answer.start
                 counts_noun = noun in {_stem(w) for w in match["after"].split()}
-                if not same and counts_noun and crosses(number_value(match["n"])):
+                other = number_value(match["n"])
+                restated = abs(other - old) <= NEAR_COUNT * old and abs(other - new) > NEAR_COUNT * old
+                if not same and counts_noun and (crosses(other) or restated):
                     return Finding("count_order_same_noun", sentence.text)
         return None
+
+
+_WHAT_NOUN = re.compile(r"\b(?:what|which)\s+([a-z][\w-]*)", re.IGNORECASE)
+_OF_AFTER = re.compile(r"^\s+(?:out\s+)?of\s+(?:the\s+|its\s+|their\s+|all\s+)?[\d,]*\d")
+_OF_BEFORE = re.compile(r"\d\s+(?:out\s+)?of\s+(?:the\s+|its\s+|their\s+|all\s+)?$")
+_OF_CLAUSE = re.compile(r"(?:^|[;:]\s*)\W*Of\b[^,;]*\d[^,;]*,\s*$")
+
+
+def _counts(text: str) -> list[tuple[int, float]]:
+    """``(offset, value)`` of every number of ``text`` that may count something: no year."""
+    found = []
+    for match in _NUMBER.finditer(text):
+        value = float(match[1].replace(",", ""))
+        if not ("," not in match[1] and "." not in match[1] and 1000 <= value <= 2100):
+            found.append((match.start(), value))
+    return found
+
+
+def _label_finding(answer: Answer, own: _Sentence) -> Finding | None:
+    """``count_is_label``: the question asks "what pad" and the passage writes "pad 37": the number
+    names a thing of a set the article may list ("LC-34 and LC-37"), it counts nothing."""
+    before = tokens(own.text[: answer.start - own.start])
+    asked = {_stem(m[1].lower()) for m in _WHAT_NOUN.finditer(answer.question)}
+    if before and _stem(before[-1]) in asked:
+        return Finding("count_is_label", own.text)
+    return None
+
+
+def _total_finding(answer: Answer, own: _Sentence, passage: list[_Sentence]) -> Finding | None:
+    """``count_part_of_total``: the count is a part or the total of an "X of Y" ("39 of the 43
+    previous MVPs", "Of Grainger Town's 450 buildings, 244 are listed"), which the passage or the
+    article may go on to tell ("most are listed"). ``count_sum_in_passage``: the count adds up with
+    the passage's other counts ("540,800 in public schools and 311,800 in private" against "462,000 in
+    primary and 390,000 in secondary"), so another count breaks the sum."""
+    at = answer.start - own.start
+    before, after = own.text[:at], own.text[at + len(answer.core) :]
+    if _OF_AFTER.match(after) or _OF_BEFORE.search(before) or _OF_CLAUSE.search(before):
+        return Finding("count_part_of_total", own.text)
+    value = number_value(answer.core)
+    if value < SUM_MINIMUM:
+        return None
+    siblings = [v for offset, v in _counts(own.text) if not at <= offset < at + len(answer.core)]
+    items = [(s.text, v) for s in passage for _, v in _counts(s.text)] + [(own.text, v) for v in siblings]
+    items = [(text, v) for text, v in items if v >= SUM_MINIMUM]
+    first_sibling = len(items) - sum(v >= SUM_MINIMUM for v in siblings)
+
+    def near(a: float, b: float) -> bool:
+        return abs(a - b) <= SUM_TOLERANCE * max(a, b)
+
+    for k in [None, *range(first_sibling, len(items))]:
+        total = value + (items[k][1] if k is not None else 0.0)
+        pool = [item for j, item in enumerate(items) if j != k]
+        for (t1, x), (t2, y) in combinations(pool, 2):
+            if near(total, x + y) or near(total + y, x) or near(total + x, y):
+                return Finding("count_sum_in_passage", " ".join(dict.fromkeys([t1, t2])))
+    return None
+
+
+_SHARED: list[Believability] = []
+
+
+def shared_believability(squad: Squad, entities: list[list[Entity]]) -> Believability:
+    """One :class:`Believability` per SQuAD file and its entities, so that the builder's candidates and
+    the build report read each article once."""
+    if not (_SHARED and _SHARED[0].squad is squad and _SHARED[0].entities is entities):
+        _SHARED[:] = [Believability(squad, entities)]
+    return _SHARED[0]

@@ -30,7 +30,10 @@ them with the same seed:
    the same two paragraphs and the related passage. *conflicting*: the support and the conflict
    passage. The balanced layout (``xl``) shows three documents, two of the question's article, in
    every row but *sufficient*, so that neither the number of documents nor of same-article ones
-   tells the variants apart (:mod:`eviscope.suites.eviscope.shortcuts`).
+   tells the variants apart (:mod:`eviscope.suites.eviscope.shortcuts`); its conflict passage is a
+   window of whole sentences around the edited one (:func:`conflict_window`), a drawn gap shorter
+   than the support, and its second same-article passage (the first sentences of a related
+   paragraph) is about as much shorter, so that neither lengths nor length gaps tell them apart.
 
 Documents get ``doc-<first 8 hex of sha256(text)>`` ids, so the same text has the same id wherever
 it appears and an id says nothing of a document's role; each row's documents are shuffled with a
@@ -48,7 +51,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import pairwise
 
@@ -67,7 +70,7 @@ from eviscope.builders.eviscope.answer_types import (
     article_labels,
     paragraph_entities,
 )
-from eviscope.builders.eviscope.believability import Answer, Believability
+from eviscope.builders.eviscope.believability import Answer, Believability, shared_believability
 from eviscope.builders.eviscope.conflict_edits import legacy_conflict, repaired_conflict
 from eviscope.builders.eviscope.conflict_lints import (
     ConflictCase,
@@ -75,6 +78,7 @@ from eviscope.builders.eviscope.conflict_lints import (
     conflict_cues_in,
     cue_sentence_spans,
     run_lints,
+    substituted_phrase,
     without_cue_sentences,
 )
 from eviscope.builders.eviscope.date_forms import HOLIDAYS, date_alternatives, date_problem, parse_date
@@ -113,15 +117,19 @@ class Candidate:
     support_span: tuple[int, int]
     related: int
     """Paragraph index of the related (insufficient) passage."""
-    balanced_related: tuple[int, int] | None
-    """The two same-article passages of a balanced config: of the :data:`RELATED_POOL` best related
-    ones, the two whose lengths are nearest the support's (as the conflict passage's is), the better
-    ranked shown in ``insufficient`` rows, the other in ``noisy`` and ``insufficient`` rows (``None``:
-    the article has fewer than two)."""
+    balanced_related: tuple[tuple[int, int], tuple[int, int]] | None
+    """The two same-article passages of a balanced config, each a paragraph of the :data:`RELATED_POOL`
+    best related ones and the end of its first sentences shown: the first shown in ``insufficient``
+    rows, the second in ``noisy`` and ``insufficient`` rows, chosen by :func:`_balanced_pair` so that
+    two same-article passages stand to each other in length as the support and its conflict window do
+    (``None``: the article has fewer than two, or the conflict passage has no window)."""
     conflict_text: str
     conflict_answer: str
     drops_cue_sentences: bool
     """The conflict passage is made on the support less its sentences that hold a conflict cue."""
+    window: tuple[str, str] | None = None
+    """A balanced config's conflict passage and the same window of the support (:func:`conflict_window`),
+    cut to a length gap drawn as the other rows' gaps are (:func:`gap_targets`); ``None``: none passes."""
     unbelievable: str | None = None
     """The rule of :data:`~eviscope.builders.eviscope.believability.RULES` that rejects the alternative
     the six lints alone would take (the first that passes them), or ``None``."""
@@ -140,6 +148,10 @@ class Quartet:
     distractors: tuple[int, int]
     legacy_text: str
     legacy_answer: str
+    window: tuple[str, str] | None = None
+    """A balanced config's conflict passage, a window of whole sentences of the repaired one around the
+    edited sentence, and the same window of the support, which the lints read it against
+    (:func:`conflict_window`); ``None``: the repaired passage is shown whole."""
 
 
 def doc_id(text: str) -> str:
@@ -477,7 +489,7 @@ def find_candidates(
 
     names = _NamePool(squad, entities)
     retriever = _RelatedPassages(squad)
-    believability = Believability(squad, entities)
+    believability = shared_believability(squad, entities)
 
     candidates: list[Candidate] = []
     for item in eligible:
@@ -723,18 +735,26 @@ def _make_candidate(
     if unbelievable:
         fits = (passage(o) for o in options if believability.problem(answer, o) is None)
         believable = next(filter(None, fits), None)
-    return Candidate(
+    candidate = Candidate(
         item.question,
         paragraph.title,
         item.aliases,
         item.type,
         item.support_span,
         related[0],
-        _nearest_in_length(squad, related, len(paragraph.context)),
+        None,
         *(believable or made),
         base != paragraph.context,
+        None,
         unbelievable,
         believable is not None,
+    )
+    window = conflict_window(squad, candidate, gap_target(seed, item.question.id))
+    if window is None:
+        return candidate
+    gap = _gap(len(paragraph.context), len(window[0]))
+    return replace(
+        candidate, window=window, balanced_related=_balanced_pair(squad, related, len(paragraph.context), gap)
     )
 
 
@@ -743,13 +763,39 @@ RELATED_POOL = 8
 chooses its two same-article passages from."""
 
 
-def _nearest_in_length(squad: Squad, pool: list[int], length: int) -> tuple[int, int] | None:
-    """The two passages of ``pool`` whose lengths are nearest ``length``, in ``pool`` order."""
+GAP_RANGE = (0.05, 0.35)
+"""The length gaps a balanced config draws, uniformly, for its conflict windows (a window is at least
+a sentence shorter than its passage, so the range starts well above 0)."""
+
+
+def gap_target(seed: int, question_id: str) -> float:
+    """The length gap drawn for a question's conflict window (:data:`GAP_RANGE`); its second
+    same-article passage is then chosen as much shorter than the support as the window is, so that
+    neither the gap between two same-article passages nor their lengths tell a variant apart
+    (:mod:`eviscope.suites.eviscope.shortcuts`)."""
+    return random.Random(f"{seed}:{question_id}:gap").uniform(*GAP_RANGE)
+
+
+def _gap(a: int, b: int) -> float:
+    """The relative length difference of two texts (as the shortcut audit measures it)."""
+    return abs(a - b) / max(a, b, 1)
+
+
+def _balanced_pair(
+    squad: Squad, pool: list[int], length: int, gap: float
+) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The related and the second passage, each a paragraph of ``pool`` and the end of the run of its
+    first sentences shown (its whole text, or fewer sentences: nothing is left that points back): the
+    second nearest ``gap`` shorter than the support (``length``), as the conflict window is; the
+    related one, of another paragraph, nearest the support's length, so that it stands to the second
+    as the support does."""
     if len(pool) < 2:
         return None
-    near = sorted(pool, key=lambda i: (abs(len(squad.paragraphs[i].context) - length), pool.index(i)))[:2]
-    first, second = sorted(near, key=pool.index)
-    return first, second
+    runs = [(i, end) for i in pool for _, end in sentence_spans(squad.paragraphs[i].context)]
+    second = min(runs, key=lambda run: (abs(run[1] - length * (1 - gap)), pool.index(run[0])))
+    rest = [run for run in runs if run[0] != second[0]]
+    related = min(rest, key=lambda run: (abs(run[1] - length), pool.index(run[0])))
+    return related, second
 
 
 class _RelatedPassages:
@@ -805,6 +851,10 @@ SKIPPED: dict[str, str] = {
         "an earlier drawn quartet asks the same question (the same content words, once the words "
         "that say what kind of answer it asks for are dropped: '(In) what year did Tesla die?')"
     ),
+    "no_conflict_window": (
+        "a balanced config shows a window of the conflict passage, and no window of whole sentences "
+        "holding the edited sentence reads as a whole and passes the six lints"
+    ),
     "no_second_same_article_passage": (
         "a balanced config needs a second same-article passage that passes the leak check, and the "
         "article has none"
@@ -842,6 +892,8 @@ def select(
     if params.first_release:
         candidates = [c for c in candidates if not c.drops_cue_sentences and c.type != "date"]
     if params.balanced:
+        skipped["no_conflict_window"] += sum(c.window is None for c in candidates)
+        candidates = [c for c in candidates if c.window is not None]
         skipped["no_second_same_article_passage"] += sum(c.balanced_related is None for c in candidates)
         candidates = [c for c in candidates if c.balanced_related is not None]
 
@@ -878,15 +930,21 @@ def select(
 
 
 def make_quartets(
-    squad: Squad, chosen: list[Candidate], seed: int, rejected: Counter[str] | None = None
+    squad: Squad,
+    chosen: list[Candidate],
+    seed: int,
+    rejected: Counter[str] | None = None,
+    balanced: bool = False,
 ) -> list[Quartet]:
     """Ids, distractors and the legacy conflict passage of each chosen candidate; ``rejected`` counts
-    the other-article passages the leak check passed over, by reason id."""
+    the other-article passages the leak check passed over, by reason id. ``balanced``: each conflict
+    passage is its window (:attr:`Candidate.window`)."""
     width = max(2, len(str(len(chosen))))
     quartets = []
     for index, candidate in enumerate(chosen):
         donor = chosen[(index + 1) % len(chosen)].aliases[0]
         support = squad.paragraphs[candidate.question.paragraph].context
+        window = candidate.window if balanced else None
         quartets.append(
             Quartet(
                 f"q{index + 1:0{width}d}",
@@ -894,9 +952,66 @@ def make_quartets(
                 _distractors(squad, candidate, seed, Counter() if rejected is None else rejected),
                 legacy_conflict(support, candidate.aliases, donor, index),
                 donor,
+                window,
             )
         )
     return quartets
+
+
+def conflict_window(squad: Squad, candidate: Candidate, gap: float) -> tuple[str, str] | None:
+    """The run of whole sentences of the repaired conflict passage, holding the edited sentence, whose
+    length gap to the support is nearest ``gap`` (never the whole passage), and the same run of the
+    support; ``None`` where the passage is one sentence or no window passes the lints.
+
+    A window drops sentences after the edited one freely; it drops sentences before it only where the
+    first kept sentence does not point back (:data:`_POINTS_BACK`) and no kept sentence names what only
+    a dropped one introduced. It must pass the six lints against the same window of the support.
+
+    >>> from types import SimpleNamespace as NS
+    >>> text = "Rome grew. It held 10 forts. Its trade rose in 1210. Ships came often to the port."
+    >>> squad = NS(paragraphs=[NS(context=text)])
+    >>> case = NS(question=NS(question="When did trade rise?", paragraph=0), aliases=("1210",),
+    ...           conflict_text=text.replace("1210", "1204"), conflict_answer="1204",
+    ...           support_span=(29, 52), drops_cue_sentences=False)
+    >>> conflict_window(squad, case, 0.35)[0]  # "Its trade …" points back: no sentence before it is dropped
+    'Rome grew. It held 10 forts. Its trade rose in 1204.'
+
+    """
+    text, new = candidate.conflict_text, candidate.conflict_answer
+    support = squad.paragraphs[candidate.question.paragraph].context
+    base = without_cue_sentences(support) if candidate.drops_cue_sentences else support
+    old = substituted_phrase(base, text, new)
+    spans = sentence_spans(text)
+    at = text.find(new)
+    if old is None or len(spans) < 2:
+        return None
+    edited = next(i for i, (s, e) in enumerate(spans) if s <= at < e)
+    options: list[tuple[float, int, int]] = []
+    for first in range(edited + 1):
+        kept = text[spans[first][0] :]
+        dropped = text[: spans[first][0]]
+        names = {m.group().removesuffix("’s").removesuffix("'s") for m in _NAME.finditer(" " + dropped)}
+        if first and (_POINTS_BACK.match(kept) or any(_occurrences(kept, n) for n in names)):
+            continue
+        for last in range(edited, len(spans)):
+            if (first, last) != (0, len(spans) - 1):
+                length = spans[last][1] - spans[first][0]
+                options.append((abs(_gap(len(support), length) - gap), first, last))
+    for _, first, last in sorted(options):
+        start, end = spans[first][0], spans[last][1]
+        window = text[start:end]
+        original = text[start:at] + old + text[at + len(new) : end]
+        case = ConflictCase(
+            candidate.question.question,
+            candidate.aliases,
+            original,
+            support[slice(*candidate.support_span)],
+            window,
+            new,
+        )
+        if all(r.ok for r in run_lints(case).values()):
+            return window, original
+    return None
 
 
 def _distractors(squad: Squad, candidate: Candidate, seed: int, rejected: Counter[str]) -> tuple[int, int]:
@@ -923,12 +1038,13 @@ def conflict_case(squad: Squad, quartet: Quartet, legacy: bool) -> ConflictCase:
     """The lint input for the quartet's legacy (``v1``) or repaired (``v1.1``) conflict passage."""
     candidate = quartet.candidate
     support = squad.paragraphs[candidate.question.paragraph].context
+    window, original = quartet.window or (candidate.conflict_text, support)
     return ConflictCase(
         candidate.question.question,
         candidate.aliases,
-        support,
+        support if legacy else original,
         support[slice(*candidate.support_span)],
-        quartet.legacy_text if legacy else candidate.conflict_text,
+        quartet.legacy_text if legacy else window,
         quartet.legacy_answer if legacy else candidate.conflict_answer,
     )
 
@@ -963,9 +1079,11 @@ def quartet_rows(
     if balanced:
         if candidate.balanced_related is None:
             raise ValueError(f"{quartet.quartet_id}: a balanced config needs two same-article passages")
-        related, second = (squad.paragraphs[i] for i in candidate.balanced_related)
-        related_doc = document(related.title, related.context)
-        second_doc, other_doc = document(second.title, second.context), noise_docs[0]
+        related, second = (
+            document(squad.paragraphs[i].title, squad.paragraphs[i].context[:end])
+            for i, end in candidate.balanced_related
+        )
+        related_doc, second_doc, other_doc = related, second, noise_docs[0]
         documents = {
             "sufficient": [support_doc],
             "noisy": [support_doc, second_doc, other_doc],
