@@ -20,7 +20,7 @@ from types import ModuleType
 
 from module_files import load_file
 
-from eviscope.release.processes import NotAnswering, free_port, wait_until_up
+from eviscope.release.processes import NotAnswering, alive, free_port, wait_until_up
 
 REPO = Path(__file__).resolve().parents[1]
 APP = REPO / "spaces" / "eviscope" / "app.py"
@@ -78,14 +78,6 @@ class SpaceServer:
             self.process.wait()
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 class Forked:
     """A process forked by :class:`SpaceForks`: ``pid``, ``alive()``, ``kill()`` (SIGKILL)."""
 
@@ -94,7 +86,7 @@ class Forked:
         self.log = log
 
     def alive(self) -> bool:
-        return _alive(self.pid)
+        return alive(self.pid)
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
         """Send ``sig`` (by default SIGKILL: no cleanup at all) and wait until the process is gone."""

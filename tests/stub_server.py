@@ -192,7 +192,9 @@ class StubServer:
                     message = {"role": "assistant", "content": server.answer(body) if text is None else text}
                     data = json.dumps(
                         {
-                            "choices": [{"message": message, "finish_reason": server.finish_reason}],
+                            "choices": [
+                                {"index": 0, "message": message, "finish_reason": server.finish_reason}
+                            ],
                             "usage": {"prompt_tokens": 100, "completion_tokens": 20},
                         }
                     ).encode()

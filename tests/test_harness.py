@@ -14,11 +14,9 @@ import math
 import os
 import subprocess
 import sys
-import threading
 import uuid
 import zlib
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 from eviscope_fixtures import write_dataset
+from stub_server import StubServer
 
 from eviscope.cli import main
 from eviscope.core.registry import harnessed
@@ -208,7 +207,7 @@ def _forcebench_reply(row: dict[str, Any], which: str, judge: str) -> str:
 
 @pytest.fixture
 def scripted_server(built_dataset: Path) -> Iterator[str]:
-    """An OpenAI-compatible chat server that knows every prompt of eviscope-v1.1 and forcebench (generic)."""
+    """The stub chat server answering every prompt of eviscope-v1.1 and forcebench (generic) as scripted."""
     replies = {
         eviscope_harness.eviscope_prompt(row): _eviscope_reply(row)
         for row in load_rows("eviscope-v1.1", built_dataset)
@@ -217,31 +216,9 @@ def scripted_server(built_dataset: Path) -> Iterator[str]:
         for which, prompt in forcebench_harness.forcebench_prompts(row, "generic").items():
             replies[prompt] = _forcebench_reply(row, which, "generic")
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:
-            pass
-
-        def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            text = replies[body["messages"][-1]["content"]]
-            choice = {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
-            data = json.dumps(
-                {"choices": [choice], "usage": {"prompt_tokens": 1, "completion_tokens": 1}}
-            ).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
-    finally:
-        server.shutdown()
-        server.server_close()
+    server = StubServer(answer=lambda body: replies[body["messages"][-1]["content"]])
+    with server.serving():
+        yield f"{server.url}/chat/completions"
 
 
 def test_lm_eval_chat_server_metrics_of_every_kind_match_eviscope_score(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from eviscope.release.processes import NotAnswering, free_port, wait_until_up
+from eviscope.release.processes import NotAnswering, alive, free_port, wait_until_up
 
 
 @pytest.fixture
@@ -62,3 +62,13 @@ def test_nothing_listening_is_tried_again_until_the_time_is_up() -> None:
     url = f"http://127.0.0.1:{free_port()}/"  # refused: nothing listens on a free port
     with pytest.raises(NotAnswering, match=r"^no answer on GET / within 0.3 s$"):
         wait_until_up(url, lambda: True, 0.3, interval_s=0.05)
+
+
+def test_a_process_is_alive_until_it_is_gone_and_reaped(server) -> None:
+    """What the Space's sweep of leftover work folders and the Space tests ask of a pid."""
+    process, _ = server
+    assert alive(process.pid)
+    process.kill()
+    process.wait()
+    assert not alive(process.pid)
+    assert alive(1)  # init: another user's process (or this one's own) counts as alive

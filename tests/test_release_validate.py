@@ -14,6 +14,8 @@ from huggingface_hub import DatasetCard, SpaceCard
 from release_fixtures import check, release_args, stage
 
 from eviscope.cli import main
+from eviscope.core.registry import Config, benchmark
+from eviscope.core.sources import Source
 
 """Shaped like a Hugging Face token (built here so that no token-shaped literal sits in the source)."""
 
@@ -119,6 +121,36 @@ def test_cards_must_carry_licence_citation_and_provenance(built_dataset: Path, t
         "datasets/test/eviscope/README.md: no provenance for config 'forcebench': osunlp/AttributionBench "
         "is not in source_datasets",
         "spaces/test/eviscope_metric/README.md: no citation (a section titled Citation, or a BibTeX entry)",
+    ]
+
+
+def test_a_config_from_nothing_external_or_from_a_users_own_copy_is_checked_in_one_line(
+    built_dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A releasable config made from nothing external (no source) needs its licence in ``provenance``
+    and no source dataset; one made from a user's own copy (a source with no hub dataset, never
+    redistributed) is refused, naming the source."""
+    release = stage(built_dataset, tmp_path / "stage")
+    forcebench = type(benchmark("forcebench"))
+    monkeypatch.setattr(forcebench, "configs", (Config("forcebench", None),))
+    assert check(release, tmp_path).problems == []
+
+    def drop_the_licence(card: DatasetCard) -> None:
+        next(p for p in card.data["provenance"] if p["config_name"] == "forcebench")["license"] = None
+
+    _edit_card(release.repo("benchmark").folder / "README.md", DatasetCard, drop_the_licence)
+    assert check(release, tmp_path).problems == [
+        "datasets/test/eviscope/README.md: `provenance` gives no licence for config 'forcebench'"
+    ]
+
+    own_copy = Source("attributionbench", "AttributionBench (folder of JSONL)", "--attributionbench",
+                      "EVISCOPE_ATTRIBUTIONBENCH", None)  # fmt: skip
+    monkeypatch.setattr(forcebench, "configs", (Config("forcebench", own_copy.name),))
+    monkeypatch.setattr(forcebench, "sources", (own_copy,))
+    assert check(release, tmp_path).problems == [
+        "datasets/test/eviscope/README.md: config 'forcebench' is made from AttributionBench (folder of "
+        "JSONL), a user's own copy that is never redistributed (no hub dataset); only a config with "
+        "releasable=False may use it"
     ]
 
 

@@ -34,12 +34,11 @@ pytest.importorskip("gradio_client")
 from fault_injection import make_full, make_read_only, snapshot
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
+from space_load import write_uploads
 from space_server import SpaceForks, load_app
 
 from eviscope.release.processes import free_port
 from eviscope.space.leaderboard import TEMP_PREFIX, TEMP_SUFFIX, LocalResultStore
-from eviscope.suites.eviscope.dataset import load_rows
-from eviscope.suites.eviscope.reference_systems import predict
 
 CONFIG = "eviscope-v1.1"
 SEED = 20260501
@@ -49,13 +48,7 @@ WRITER_TRIALS = 20
 
 @pytest.fixture(scope="module")
 def uploads(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    out = tmp_path_factory.mktemp("fault-predictions")
-    rows = load_rows(CONFIG, built_dataset)
-    paths = {}
-    for name in ("lexical", "oracle"):
-        paths[name] = out / f"{name}.jsonl"
-        paths[name].write_text("".join(json.dumps(p) + "\n" for p in predict(name, rows)), encoding="utf-8")
-    return paths
+    return write_uploads(built_dataset, tmp_path_factory.mktemp("fault-predictions"), CONFIG)
 
 
 @pytest.fixture(scope="module")

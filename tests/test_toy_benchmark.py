@@ -1,6 +1,7 @@
 """A new benchmark is its own folders and three edits: the toy benchmark (``tests/toy/``, laid out as
 in a checkout: its package under ``src/eviscope/suites/toy/``, its builder under ``builders/toy/``,
-its evaluate module under ``metrics/toy/``) goes through ``eviscope build``, ``run`` (against the
+its evaluate module under ``metrics/toy/``; its own source declared in its package) goes through
+``eviscope build`` (which offers the source's flag), ``run`` (against the
 stub server), ``score``, the harness tasks, its metric module and the Space; and in a copy of the
 repository, with only the registry line, the pyproject's package lists and a docs section added,
 it does the same from where a real benchmark's files would stand."""
@@ -28,13 +29,20 @@ from stub_server import StubServer
 import eviscope.builders
 import eviscope.suites
 from eviscope.cli import main
-from eviscope.core import registry
+from eviscope.core import registry, sources
 
 REPO = Path(__file__).resolve().parents[1]
 TOY = REPO / "tests" / "toy"
 """The toy's files, at the paths a new benchmark's files have in a checkout."""
 ENTRY = "eviscope.suites.toy.benchmark:BENCHMARK"
 CONFIG = "toy-v1"
+PAIRS = [[i, 2 * i] for i in range(6)]
+"""What the toy's own source holds in these tests (its rows ``t0``…``t5``)."""
+
+
+def write_pairs(path: Path) -> Path:
+    path.write_text(json.dumps(PAIRS), encoding="utf-8")
+    return path
 
 
 def answer(body: Mapping[str, Any]) -> str:
@@ -62,10 +70,36 @@ def dataset(toy, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     out = tmp_path / "dataset"
     out.mkdir()
     (out / "README.md").write_text("---\n---\n", encoding="utf-8")
-    assert main(["build", CONFIG, "--out", str(out)]) == 0
+    pairs = write_pairs(tmp_path / "pairs.json")
+    assert main(["build", CONFIG, "--toy-pairs", str(pairs), "--out", str(out)]) == 0
     assert "toy: 6 rows in toy-v1" in capsys.readouterr().out
     assert json.loads((out / "build_report.json").read_text()) == {"toy": {"configs": [CONFIG], "rows": 6}}
     return out
+
+
+def test_the_toy_declares_its_own_source_and_build_offers_it(
+    toy, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("EVISCOPE_TOY_PAIRS", raising=False)
+    assert sources.source("toy_pairs").hub_id is None
+    with pytest.raises(SystemExit):
+        main(["build", "--help"])
+    assert "--toy-pairs PATH" in capsys.readouterr().out
+    # without a copy, one line names the flag and the variable; with a bad one, the file too
+    out = tmp_path / "dataset"
+    assert main(["build", CONFIG, "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        "eviscope build: error: Toy pairs (JSON list of [a, b]): no copy configured; point at your own "
+        "copy with --toy-pairs PATH or EVISCOPE_TOY_PAIRS=PATH (it is never downloaded or redistributed)\n"
+    )
+    (tmp_path / "pairs.json").write_text("[[1, 2], [3]]", encoding="utf-8")
+    monkeypatch.setenv("EVISCOPE_TOY_PAIRS", str(tmp_path / "pairs.json"))
+    assert main(["build", CONFIG, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"Toy pairs (JSON list of [a, b]) at {tmp_path / 'pairs.json'} (via EVISCOPE_TOY_PAIRS): " in err
+    assert err.endswith("; point at a local copy with --toy-pairs PATH or EVISCOPE_TOY_PAIRS=PATH\n")
+    # made from a user's own copy, it is not among the configs a bare build makes and a release stages
+    assert CONFIG in registry.configs() and CONFIG not in registry.releasable()
 
 
 def test_the_toy_benchmark_builds_runs_scores_and_shows_in_the_space(
@@ -254,7 +288,8 @@ def test_a_new_benchmark_is_its_own_folders_and_three_edits(tmp_path: Path) -> N
     work = tmp_path / "work"
     work.mkdir()
     env = {**os.environ, "EVISCOPE_CACHE": str(tmp_path / "cache"), "HF_HUB_OFFLINE": "1",
-           "HF_DATASETS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False", "MPLBACKEND": "Agg"}  # fmt: skip
+           "HF_DATASETS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False", "MPLBACKEND": "Agg",
+           "EVISCOPE_TOY_PAIRS": str(write_pairs(tmp_path / "pairs.json"))}  # fmt: skip
     env.pop("PYTHONPATH", None)
     server = StubServer(answer=answer)
     with server.serving():

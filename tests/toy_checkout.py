@@ -51,7 +51,8 @@ def install(root: Path) -> None:
 
 def main(root: Path, work: Path, server: str) -> dict[str, object]:
     """Build, run (against ``server``), score, the harness tasks, the metric module and the Space of
-    the toy in checkout ``root``; what each gave (also written to ``work/seen.json``)."""
+    the toy in checkout ``root``, its source found through ``$EVISCOPE_TOY_PAIRS``; what each gave
+    (also written to ``work/seen.json``)."""
     install(root)
     import eviscope
     from eviscope.cli import main as cli

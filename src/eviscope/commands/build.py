@@ -21,7 +21,7 @@ from eviscope.core.registry import (
     configs,
     releasable,
 )
-from eviscope.core.sources import SOURCES
+from eviscope.core.sources import sources as all_sources
 
 CONTEXTUALIZED_OUT = "dataset-contextualized"
 """Where ``eviscope build --contextualize`` writes by default: never over the plain build."""
@@ -50,10 +50,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "configs", nargs="*", metavar="CONFIG", help="configs to build (default: all releasable)"
     )
-    for source in SOURCES.values():
+    for source in all_sources().values():
         default = f"the hub dataset {source.hub_id}" if source.hub_id else "none: your own copy"
         parser.add_argument(
             source.flag,
+            dest=source.name,
             metavar="PATH",
             help=f"{source.what}; else ${source.env}; else {default}",
         )
@@ -106,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         return track(items, description=description, console=err, transient=True)
 
     started = time.perf_counter()
-    sources = {key: getattr(args, key) for key in SOURCES}
+    sources = {name: getattr(args, name) for name in all_sources()}
     report: dict = {}
     for name, config_names in by_benchmark.items():
         request = BuildRequest(config_names, sources, out, args.seed, args.contextualize, progress)

@@ -9,7 +9,6 @@ import shlex
 from rich.table import Table
 
 from eviscope.commands import add_group, add_json_argument, add_subcommand, console
-from eviscope.core.sources import resolve
 
 _FORMS = {
     "completed_q_en": "completed English",
@@ -57,10 +56,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from eviscope.ragonite.ablation import PAPER_P_AT_1, run_ablation
-    from eviscope.ragonite.confquestions import load_confquestions
+    from eviscope.ragonite.confquestions import CONFQUESTIONS, load_confquestions
     from eviscope.ragonite.retrieval import Embedder
 
-    ref = resolve("confquestions", args.confquestions)
+    ref = CONFQUESTIONS.resolve(args.confquestions)
     corpus = load_confquestions(ref.location, via=ref.via)
     retrievers = [r.strip() for r in args.retrievers.split(",") if r.strip()]
     settings = ["raw", "context", *(["neighbours"] if args.neighbours else [])]

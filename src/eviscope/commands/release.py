@@ -24,7 +24,7 @@ from eviscope.release.validate import Validation, validate
 
 if TYPE_CHECKING:
     from eviscope.release.runtime import RuntimeReport
-from eviscope.core.sources import how_to_point, resolve
+from eviscope.ragonite.confquestions import CONFQUESTIONS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -160,12 +160,12 @@ def _check_runtime(release: Release, root: Path, cache: Path | None, scratch: Pa
 def _confquestions(flag: str | None) -> Path | None:
     """The user's ConfQuestions copy, or None when none is configured (the content check is skipped)."""
     try:
-        location = Path(resolve("confquestions", flag).location)
+        location = Path(CONFQUESTIONS.resolve(flag).location)
     except EviScopeError:
         return None
     if not (location / "documents").is_dir():
         raise EviScopeError(
-            f"ConfQuestions: no documents/ folder in {location}; {how_to_point('confquestions')}"
+            f"ConfQuestions: no documents/ folder in {location}; {CONFQUESTIONS.how_to_point()}"
         )
     return location
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.console import RenderableType
 
+    from eviscope.core.sources import Source
     from eviscope.runner.tasks import Task
 
 Row = dict[str, Any]
@@ -35,6 +36,10 @@ BENCHMARKS: dict[str, str] = {
 }
 """Benchmark name → ``"module:attribute"`` of its :class:`Benchmark`, in the order the suite lists them."""
 
+SOURCES: tuple[str, ...] = ("eviscope.ragonite.confquestions:CONFQUESTIONS",)
+"""``"module:attribute"`` of each :class:`~eviscope.core.sources.Source` the suite reads that is no
+benchmark's own (no config is built from it; a benchmark declares its own in :attr:`Benchmark.sources`)."""
+
 DEFAULT_CONFIG = "eviscope-v1.1"
 """The config a command uses without ``--config``, the Space opens on, and the dataset card declares
 ``default: true`` (so ``load_dataset(folder_or_repo)`` with no config name loads it)."""
@@ -42,8 +47,9 @@ DEFAULT_CONFIG = "eviscope-v1.1"
 
 @dataclass(frozen=True)
 class Config:
-    """One config of a benchmark: its name, the key of its source in :data:`eviscope.core.sources.SOURCES`
-    (None: made from nothing external), and whether a bare ``eviscope build`` makes and releases it."""
+    """One config of a benchmark: its name, the name of its source among the benchmark's
+    :attr:`~Benchmark.sources` (None: made from nothing external), and whether a bare
+    ``eviscope build`` makes and releases it."""
 
     name: str
     source: str | None
@@ -287,6 +293,9 @@ class Benchmark(Protocol):
     title: str
     """Its display name (``EviScope``)."""
     configs: tuple[Config, ...]
+    sources: tuple[Source, ...]
+    """The public sources its builder reads (each config's ``source`` names one): ``eviscope build``
+    offers a flag for each, and :func:`eviscope.core.sources.resolve` finds them by name."""
     builder: str
     """``"module:attribute"`` of its :class:`Builder`."""
     run_options: tuple[RunOption, ...]
@@ -333,7 +342,8 @@ class Benchmark(Protocol):
         ...
 
 
-def _load(entry: str) -> Any:
+def load_entry(entry: str) -> Any:
+    """The object a ``"module:attribute"`` entry names (its module imported now)."""
     module, _, attribute = entry.partition(":")
     return getattr(importlib.import_module(module), attribute)
 
@@ -342,7 +352,7 @@ def benchmark(name: str) -> Benchmark:
     """The benchmark registered as ``name``; an unknown name is an error naming the known ones."""
     if name not in BENCHMARKS:
         raise EviScopeError(f"unknown benchmark {name!r}; known: {', '.join(BENCHMARKS)}")
-    return _load(BENCHMARKS[name])
+    return load_entry(BENCHMARKS[name])
 
 
 def benchmarks() -> list[Benchmark]:
@@ -363,6 +373,20 @@ def for_config(config: str) -> Benchmark:
     return known[config][0]
 
 
+def source_of(bench: Benchmark, config: Config) -> Source | None:
+    """The source ``config`` of ``bench`` is built from (None: nothing external); a source its
+    benchmark does not declare is an error naming those it does."""
+    if config.source is None:
+        return None
+    declared = {source.name: source for source in getattr(bench, "sources", ())}
+    if config.source not in declared:
+        raise EviScopeError(
+            f"config {config.name!r} names source {config.source!r}, which {bench.title} does not declare "
+            f"(its sources: {', '.join(declared) or 'none'})"
+        )
+    return declared[config.source]
+
+
 def harnessed() -> list[tuple[Benchmark, Harness]]:
     """Every benchmark that has harness tasks, with them, in registry order."""
     return [(b, h) for b in benchmarks() if (h := getattr(b, "harness", None)) is not None]
@@ -375,7 +399,7 @@ def command_modules() -> list[str]:
 
 def builder(bench: Benchmark) -> Builder:
     """A benchmark's builder (imported only now: build time)."""
-    return _load(bench.builder)
+    return load_entry(bench.builder)
 
 
 BUILD_EXTRA = "eviscope[build]"

@@ -27,12 +27,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from eviscope.core.errors import EviScopeError
-from eviscope.core.sources import SOURCES, how_to_point
+from eviscope.core.sources import Source
 
 if TYPE_CHECKING:
     from bs4 import Tag
 
 __all__ = [
+    "CONFQUESTIONS",
     "KINDS",
     "QUESTION_FIELDS",
     "ConfQuestions",
@@ -43,6 +44,12 @@ __all__ = [
     "page_id_of",
     "parse_page",
 ]
+
+CONFQUESTIONS = Source(
+    "confquestions", "ConfQuestions (folder)", "--confquestions", "EVISCOPE_CONFQUESTIONS", None
+)
+"""The source: a user's own copy only (no hub default; it is never downloaded or redistributed).
+No config is built from it; :data:`eviscope.core.registry.SOURCES` names it."""
 
 KINDS: tuple[str, ...] = ("passage", "list", "table", "row")
 """The kinds of evidence unit, in the order the paper names them."""
@@ -151,10 +158,10 @@ def load_confquestions(location: str | Path, via: str = "") -> ConfQuestions:
     Every problem is one :class:`EviScopeError` line naming the path and how to point at a copy.
     """
     root = Path(location).expanduser()
-    where = f"{SOURCES['confquestions'].what} at {root}" + (f" (via {via})" if via else "")
+    where = f"{CONFQUESTIONS.what} at {root}" + (f" (via {via})" if via else "")
 
     def error(problem: str) -> EviScopeError:
-        return EviScopeError(f"{where}: {problem}; {how_to_point('confquestions')}")
+        return EviScopeError(f"{where}: {problem}; {CONFQUESTIONS.how_to_point()}")
 
     if not root.is_dir():
         raise error("no such folder" if not root.exists() else "is a file, not the ConfQuestions folder")

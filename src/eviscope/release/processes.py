@@ -1,6 +1,6 @@
-"""Starting a server as a process and knowing when it answers: a free port and the wait until ``GET``
-answers 200 (:func:`free_port`, :func:`wait_until_up`: one of each for the suite, its benchmarks and
-its tests), ``python app.py`` in a Space's checkout until ``GET /`` answers 200, the last error line
+"""Starting a server as a process and knowing when it answers: a free port, whether a process is
+alive, and the wait until ``GET`` answers 200 (:func:`free_port`, :func:`alive`, :func:`wait_until_up`:
+one of each for the suite, its benchmarks and its tests), ``python app.py`` in a Space's checkout until ``GET /`` answers 200, the last error line
 of its log, and the process group stopped whatever happens."""
 
 from __future__ import annotations
@@ -31,6 +31,17 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (another user's process counts; a zombie not yet reaped too)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 class NotAnswering(Exception):

@@ -307,26 +307,37 @@ def _layout(repo: StagedRepo, declared: dict[str, dict], configs: tuple[str, ...
 
 
 def _provenance(card: RepoCard, declared: dict[str, dict], configs: tuple[str, ...]) -> list[str]:
-    """Each config's source is among ``source_datasets``, the header's ``provenance`` gives the
-    config's licence and source, and the card's text describes the config."""
+    """Each config's licence is in the header's ``provenance``; the hub dataset of its source (none for
+    a config made from nothing external) is among ``source_datasets`` and in its ``provenance``; a
+    config made from a user's own copy (a source with no hub dataset) is never released; the card's
+    text describes the config."""
     from eviscope.core.registry import configs as registered
-    from eviscope.core.sources import SOURCES
+    from eviscope.core.registry import source_of
 
     known = registered()
     sources = set(card.data.get("source_datasets") or [])
     per_config = {entry.get("config_name"): entry for entry in card.data.get("provenance") or []}
     problems = []
     for name in (name for name in configs if name in declared):
-        hub_id = SOURCES[known[name][1].source].hub_id
-        if hub_id not in sources:
-            problems.append(
-                f"README.md: no provenance for config {name!r}: {hub_id} is not in source_datasets"
-            )
+        source = source_of(*known[name])
         entry = per_config.get(name, {})
-        if not entry.get("license") or hub_id not in (entry.get("source_datasets") or []):
+        if source is None:
+            if not entry.get("license"):
+                problems.append(f"README.md: `provenance` gives no licence for config {name!r}")
+        elif source.hub_id is None:
             problems.append(
-                f"README.md: `provenance` gives no licence and source ({hub_id}) for config {name!r}"
+                f"README.md: config {name!r} is made from {source.what}, a user's own copy that is never "
+                f"redistributed (no hub dataset); only a config with releasable=False may use it"
             )
+        else:
+            if source.hub_id not in sources:
+                problems.append(
+                    f"README.md: no provenance for config {name!r}: {source.hub_id} is not in source_datasets"
+                )
+            if not entry.get("license") or source.hub_id not in (entry.get("source_datasets") or []):
+                problems.append(
+                    f"README.md: `provenance` gives no licence and source ({source.hub_id}) for config {name!r}"
+                )
         if f"`{name}`" not in card.text:
             problems.append(f"README.md: the text never describes config `{name}`")
     return problems

@@ -36,6 +36,7 @@ from pathlib import Path
 
 import gradio as gr
 
+from eviscope.release.processes import alive
 from eviscope.space.annotate_tab import annotate_tab
 from eviscope.space.annotation import AnnotationStore
 from eviscope.space.browse_tab import browse_tab
@@ -120,17 +121,7 @@ def _sweep_workdirs(root: Path) -> None:
     """Remove the temporary folders of Spaces whose process is gone (killed before any cleanup)."""
     for folder in root.glob(f"{WORKDIR_PREFIX}*-*"):
         pid = folder.name.removeprefix(WORKDIR_PREFIX).split("-", 1)[0]
-        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+        if not pid.isdigit() or int(pid) == os.getpid() or alive(int(pid)):
             continue
         shutil.rmtree(folder, ignore_errors=True)
         log.info("removed %s, left by a Space that is gone", folder)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process
-        return True
-    return True

@@ -48,6 +48,7 @@ from eviscope.suites.eviscope.scoring import (
     Scores,
     score_predictions,
 )
+from eviscope.suites.eviscope.squad_source import SQUAD
 from eviscope.suites.eviscope.task import EviScopeTask
 
 USAGE_METRICS = names(METRICS, usage=True)
@@ -58,10 +59,11 @@ class EviScope:
     name = "eviscope"
     title = "EviScope"
     configs = (
-        Config("eviscope-v1", "squad"),
-        Config("eviscope-v1.1", "squad"),
-        Config("eviscope-xl", "squad"),
+        Config("eviscope-v1", SQUAD.name),
+        Config("eviscope-v1.1", SQUAD.name),
+        Config("eviscope-xl", SQUAD.name),
     )
+    sources = (SQUAD,)
     builder = "eviscope.builders.eviscope.entry:BUILDER"
     harness = Harness(
         glue="eviscope.suites.eviscope.harness",

@@ -119,10 +119,9 @@ def contextualize_from_squad(
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``rows`` contextualized from SQuAD (``squad_location``, else ``$EVISCOPE_SQUAD``, else the hub),
     and what a run manifest records about it (the copy, its checksum and the :class:`ContextReport`)."""
-    from eviscope.core.sources import resolve
-    from eviscope.suites.eviscope.squad_source import load_squad
+    from eviscope.suites.eviscope.squad_source import SQUAD, load_squad
 
-    ref = resolve("squad", squad_location)
+    ref = SQUAD.resolve(squad_location)
     squad = load_squad(ref)
     out, report = contextualize_rows(rows, squad_articles(squad))
     return out, {"squad": ref.location, "squad_checksum": squad.checksum, **report.to_dict()}

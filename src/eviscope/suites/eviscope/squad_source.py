@@ -14,7 +14,10 @@ from pathlib import Path
 from pydantic import BaseModel, Field, ValidationError
 
 from eviscope.core.errors import EviScopeError, first_line
-from eviscope.core.sources import SOURCES, SourceRef, how_to_point
+from eviscope.core.sources import Source, SourceRef
+
+SQUAD = Source("squad", "SQuAD v1.1 dev (JSON)", "--squad", "EVISCOPE_SQUAD", "rajpurkar/squad")
+"""EviScope's one source (its :attr:`~eviscope.core.registry.Benchmark.sources`)."""
 
 
 class _Answer(BaseModel):
@@ -88,8 +91,7 @@ def load_squad(ref: SourceRef) -> Squad:
 
 
 def _error(ref: SourceRef, problem: str) -> EviScopeError:
-    what = SOURCES[ref.name].what
-    return EviScopeError(f"{what} at {ref.location} (via {ref.via}): {problem}; {how_to_point(ref.name)}")
+    return EviScopeError(f"{SQUAD.what} at {ref.location} (via {ref.via}): {problem}; {SQUAD.how_to_point()}")
 
 
 def _read_file(ref: SourceRef) -> tuple[list[_Article], str]:

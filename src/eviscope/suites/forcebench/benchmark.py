@@ -22,6 +22,7 @@ from eviscope.core.registry import (
     Scored,
     SpaceScore,
 )
+from eviscope.core.sources import Source
 from eviscope.suites.forcebench.annotation import (
     ANNOTATION_FIELDS,
     BOUNDARY_TYPES,
@@ -42,11 +43,21 @@ from eviscope.suites.forcebench.rows import (
 )
 from eviscope.suites.forcebench.task import ForceBenchTask
 
+ATTRIBUTIONBENCH = Source(
+    "attributionbench",
+    "AttributionBench (folder of JSONL)",
+    "--attributionbench",
+    "EVISCOPE_ATTRIBUTIONBENCH",
+    "osunlp/AttributionBench",
+)
+"""ForceBench's one source: the claims and evidence its builder drafts from."""
+
 
 class ForceBench:
     name = "forcebench"
     title = "ForceBench"
-    configs = (Config(CONFIG, "attributionbench"),)
+    configs = (Config(CONFIG, ATTRIBUTIONBENCH.name),)
+    sources = (ATTRIBUTIONBENCH,)
     builder = "eviscope.builders.forcebench.entry:BUILDER"
     harness = Harness(
         glue="eviscope.suites.forcebench.harness",

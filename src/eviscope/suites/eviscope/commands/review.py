@@ -68,13 +68,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_conflicts(args: argparse.Namespace) -> int:
-    from eviscope.core.sources import resolve
     from eviscope.suites.eviscope.dataset import load_rows
     from eviscope.suites.eviscope.review import conflict_sheet, write_sheet
     from eviscope.suites.eviscope.row_context import squad_articles
-    from eviscope.suites.eviscope.squad_source import load_squad
+    from eviscope.suites.eviscope.squad_source import SQUAD, load_squad
 
-    articles = squad_articles(load_squad(resolve("squad", args.squad)))
+    articles = squad_articles(load_squad(SQUAD.resolve(args.squad)))
     items = conflict_sheet(load_rows(args.config, args.dataset), args.sample, args.seed, articles)
     out = args.out or Path("review") / f"{args.config}-conflicts"
     files = write_sheet(items, out, articles)

@@ -77,8 +77,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "whose verdicts differ, for the adjudicator."
         ),
     )
-    agree.add_argument("sheet_a", type=Path, metavar="SHEET_A", help="pass A, filled")
-    agree.add_argument("sheet_b", type=Path, metavar="SHEET_B", help="pass B, filled")
+    _add_filled_sheets(agree, adjudication=False)
     agree.add_argument(
         "--adjudication", type=Path, required=True, metavar="FILE", help="the adjudication sheet to write"
     )
@@ -97,11 +96,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "non-local edits; write the settled ForceBench config into --out."
         ),
     )
-    settle.add_argument("sheet_a", type=Path, metavar="SHEET_A", help="pass A, filled")
-    settle.add_argument("sheet_b", type=Path, metavar="SHEET_B", help="pass B, filled")
-    settle.add_argument(
-        "adjudication", type=Path, metavar="ADJUDICATION", help="the filled adjudication sheet"
-    )
+    _add_filled_sheets(settle)
     _add_rows(settle)
     settle.add_argument(
         "--out", type=Path, required=True, metavar="DIR", help="dataset folder for the settled config"
@@ -131,11 +126,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "forcebench-annotation.marks.csv) and settles every row whose id and fingerprint match."
         ),
     )
-    marks.add_argument("sheet_a", type=Path, metavar="SHEET_A", help="pass A, filled")
-    marks.add_argument("sheet_b", type=Path, metavar="SHEET_B", help="pass B, filled")
-    marks.add_argument(
-        "adjudication", type=Path, metavar="ADJUDICATION", help="the filled adjudication sheet"
-    )
+    _add_filled_sheets(marks)
     _add_rows(marks)
     marks.add_argument("--out", type=Path, required=True, metavar="FILE", help="the marks file to write")
     marks.add_argument(
@@ -146,6 +137,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="labels of who read pass A, pass B, and who adjudicated (never names of data)",
     )
     marks.set_defaults(func=run_marks)
+
+
+def _add_filled_sheets(parser: argparse.ArgumentParser, *, adjudication: bool = True) -> None:
+    """The filled sheets a command reads: the two readers' (and the adjudicator's)."""
+    parser.add_argument("sheet_a", type=Path, metavar="SHEET_A", help="pass A, filled")
+    parser.add_argument("sheet_b", type=Path, metavar="SHEET_B", help="pass B, filled")
+    if adjudication:
+        parser.add_argument(
+            "adjudication", type=Path, metavar="ADJUDICATION", help="the filled adjudication sheet"
+        )
 
 
 def _add_rows(parser: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 from eviscope.core.errors import EviScopeError
 from eviscope.core.layout import split_path
 from eviscope.core.registry import BrowseFilter, Config, Harness, Metric, RunOption, Scored, SpaceScore
-from eviscope.suites.toy.rows import A_VALUES, CONFIG
+from eviscope.suites.toy.rows import A_VALUES, CONFIG, PAIRS
 from eviscope.suites.toy.scoring import accuracy, read
 from eviscope.suites.toy.task import ToyTask
 
@@ -55,7 +55,9 @@ class ToySpace:
 class Toy:
     name = "toy"
     title = "Toy"
-    configs = (Config(CONFIG, None),)
+    configs = (Config(CONFIG, PAIRS.name, releasable=False),)
+    """Made from the user's own copy (:data:`PAIRS` has no hub dataset), so never released."""
+    sources = (PAIRS,)
     builder = "eviscope.builders.toy.entry:BUILDER"
     run_options = (RunOption("toy_note", "toy: a note the task ignores", metavar="TEXT"),)
     hub_tasks = ()
