@@ -397,6 +397,24 @@ STRICT_READ_FAILURES = [
     ("5726ed12708984140094d645", "1952", "1950", "restated_in_article", "Before the freeze ended in 1952"),
     ("56e0f32d231d4119001ac4c8", "1894", "1887", "date_gap_passage", "Soon after, much of Tesla's"),
     ("570d44abb3d812140066d5ff", "540,800", "642,200", "count_sum_in_passage", "More than 462,000 students"),
+    # The third strict read (four fresh readers, xl seed 4141, marks in review/): what those rules let through.
+    ("572917ff6aef051400154a5e", "61%", "80%", "count_share_of_whole", "now[when?] contributes 62% of GDP"),
+    ("57275339dd62a815002e9b2b", "96.26%", "69.26%", "count_equivalent", "(or 300,794,157 Americans"),
+    ("56e0d402231d4119001ac3fc", "1881", "1872", "date_narrative_slot", "In January 1880, two of Tesla's"),
+    (
+        "57272bcb5951b619008f8686",
+        "1225",
+        "1227",
+        "date_order_same_verb",
+        "In 1226, immediately after returning",
+    ),
+    (
+        "56f8c8469e9bad19000a04c6",
+        "17 February 1546",
+        "3 February 1546",
+        "date_days_apart",
+        "at 2:45 a.m. on 18 February 1546",
+    ),
 ]
 """The failures of the strict whole-article read of issue 23, each with the rule that now rejects it."""
 
@@ -444,6 +462,20 @@ def test_the_strict_readers_failures_are_gone_and_named(
     found = checker.finding(_answer(squad, source_id, answer), alternative)
     assert found is not None and found.rule == rule and rule in RULES
     assert because in found.sentence
+
+
+def test_a_share_of_a_whole_stays_below_what_the_other_shares_leave(believability) -> None:
+    # Victoria: "Around 20% of Victorians claim no religion" and "About 61.1% of Victorians describe
+    # themselves as Christian": 40% would make more than all Victorians, 25% would not.
+    from eviscope.builders.eviscope.believability import share_finding
+
+    squad, checker = believability
+    answer = _answer(squad, "570d29c2b3d812140066d4c1", "20%")
+    article = checker.article(answer.paragraph)
+    found = share_finding(answer, article, 20, 40)
+    assert found is not None and found.rule == "count_share_of_whole"
+    assert "61.1% of Victorians describe themselves as Christian" in found.sentence
+    assert share_finding(answer, article, 20, 25) is None
 
 
 @pytest.mark.parametrize("config", ["eviscope-v1.1", "eviscope-xl"])

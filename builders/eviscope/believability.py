@@ -41,6 +41,22 @@ rule                        read as not believable
 ``person_credited``         a person whom another sentence of the article credits with the facts of the
                             answer's sentence ("Miller had six total tackles … two forced fumbles"), or
                             an alternative the article names on those facts in another part
+``count_share_of_whole``    a percentage that another sentence restates within a few points of the same
+                            whole ("61% of GDP" and "now contributes 62% of GDP"), or that the
+                            article's other shares of that whole push past 100% ("80%" beside "22% of
+                            GDP still comes from … agriculture")
+``count_equivalent``        a number the sentence gives again in another form ("96.26% of all households
+                            … (or 300,794,157 Americans …)", "86 km (53 mi)"): any other breaks it
+``date_narrative_slot``     a year or date that leaves its slot in a narrative told in order (the
+                            nearest dated paragraphs before the answer's date nothing after it, those
+                            after nothing before it: Tesla's school to 1873, Graz 1875, Prague 1880,
+                            so his move to Budapest stays after 1880)
+``date_order_same_verb``    a year or date that crosses a date of a sentence of another paragraph that
+                            tells the same action ("In 1225 both divisions returned" and "In 1226,
+                            immediately after returning from the west": not 1227)
+``date_days_apart``         a day that moves away from another day that the article dates within a week
+                            of it ("concluded on 17 February 1546" and his death on 18
+                            February 1546, that same night: not 3 February)
 =========================== =============================================================================
 
 *Tied to the answer* are every sentence of the support paragraph, every sentence of the article
@@ -115,6 +131,23 @@ RULES: dict[str, str] = {
     "person_credited": "another sentence of the article names the answer and tells the facts of the "
     "answer's sentence ('Miller had six total tackles (five solo), 2½ sacks, and two forced fumbles'), "
     "or names the alternative on those facts in another part ('Trevathan recovered the fumble')",
+    "count_share_of_whole": "another sentence of the article gives a share of the same whole that restates "
+    "the percentage within a few points ('61% of GDP' and 'now contributes 62% of GDP'), which any "
+    "alternative contradicts, or a share that the alternative, not the answer, would push past 100% "
+    "('80%' beside '22% of GDP still comes from the unreliable agricultural sector')",
+    "count_equivalent": "the answer's sentence gives the number again in another form in a parenthesis "
+    "('96.26% of all households ... (or 300,794,157 Americans ...)', '86 km (53 mi)'), so any other "
+    "number breaks the equivalence",
+    "date_narrative_slot": "the article tells its events in order around the answer (the nearest dated "
+    "paragraphs before it date nothing after the answer, those after it nothing before), and the "
+    "alternative leaves its order to the latest date before or the earliest after (Tesla in Prague in "
+    "January 1880, so his move to Budapest stays after it)",
+    "date_order_same_verb": "the alternative crosses a date of a sentence of another paragraph that tells "
+    "the same action, the verb of the answer's sentence ('In 1225 both divisions returned' and 'In 1226, "
+    "immediately after returning from the west')",
+    "date_days_apart": "a sentence of the article dates another day within a week of the answer's day "
+    "('concluded on 17 February 1546' and the death on 18 February 1546): the alternative must keep its "
+    "order to it and stay within twice the answer's gap",
 }
 """Every rule of believability against the article: its id and what it rejects."""
 
@@ -166,6 +199,28 @@ NEAR_COUNT = 0.1
 "affiliation agreements with 235 additional stations"): the alternative must stay as near."""
 SMALL_COUNT = 20
 """The largest count that a passage may go on to enumerate."""
+_SHARE = re.compile(
+    r"(?<![\w.,])(\d+(?:\.\d+)?)\s*(?:%|percent\b|per cent\b)\s+of\s+(?:the\s+|all\s+|its\s+|their\s+)?"
+    r"(?:[\w-]+(?:’s|'s)\s+)?([\w-]+)"
+)
+"""A share of a whole and the word that names the whole, past a possessive ("61% of GDP", "96.26% of
+all households", "20.8% of the Earth's atmosphere")."""
+SHARE_POINTS = 3.0
+"""A share of the same whole within this many points of the answer restates it (61% and 62% of GDP):
+no alternative is believable."""
+_EQUIVALENT_AFTER = re.compile(
+    r"^[^()\[\];.]{0,60}\((?:or|about|some|around|roughly|approximately|nearly|almost|over|just|c\.)?\s*"
+    r"[$£€]?(?P<n>\d[\d,.]*)"
+)
+"""A parenthesis after the number, in its clause, that opens with a figure ("(or 300,794,157 Americans",
+"(53 mi)")."""
+NARRATIVE_PARAGRAPHS = 3
+"""How many of the nearest dated paragraphs on each side of the answer's paragraph tell the narrative."""
+_VERB = re.compile(r"\b([a-z]{4,})ed\b")
+_COMMON_VERBS = frozenset({"us", "call", "nam", "bas", "includ", "consider", "locat", "list", "report"})
+"""Stems of past forms too common to tell one action ("used", "called", "named", "based")."""
+DAYS_APART = 7
+"""A day the article dates this near the answer's day tells of the same days."""
 
 
 def _stem(word: str) -> str:
@@ -197,6 +252,19 @@ def _restates(answer: Span, other: Span) -> bool:
 
 def _within(span: Span, outer: Span) -> bool:
     return outer[0] <= span[0] and span[1] <= outer[1]
+
+
+def _verb_stem(word: str) -> str:
+    """``word`` less a verb ending ("returned" and "returning" to "return")."""
+    for ending in ("ing", "ed", "es", "s", "e"):
+        if word.endswith(ending) and len(word) > len(ending) + 3:
+            return word[: -len(ending)]
+    return word
+
+
+def _wholes(text: str) -> list[tuple[int, float, str]]:
+    """``(offset, share, whole)`` of every share of a whole in ``text`` ("61% of GDP": 61 and "gdp")."""
+    return [(m.start(), float(m[1]), _stem(m[2].lower())) for m in _SHARE.finditer(text)]
 
 
 def keeps_order(old: Span, new: Span, other: Span) -> bool:
@@ -299,6 +367,8 @@ class Article:
     """The sentences of one SQuAD article with their names, content words and dates."""
 
     def __init__(self, squad: Squad, paragraphs: list[int], entities: list[list[Entity]]) -> None:
+        self.paragraphs = paragraphs
+        """The article's paragraphs, in its order."""
         spans = [(i, s, e) for i in paragraphs for s, e in sentence_spans(squad.paragraphs[i].context)]
         texts = [squad.paragraphs[i].context[s:e] for i, s, e in spans]
         inside: set[str] = set()
@@ -332,6 +402,37 @@ class Article:
             for word in words:
                 self._holding.setdefault(word, []).append(index)
         self._near_passage: dict[tuple[int, int], frozenset[int]] = {}
+        self.paragraph_dates: dict[int, list[Span]] = {i: [] for i in paragraphs}
+        """The years and dates (no longer than a year) of each paragraph."""
+        for sentence in self.sentences:
+            self.paragraph_dates[sentence.paragraph] += [
+                span for _, _, span in date_spans(sentence.text) if (span[1] - span[0]).days <= 366
+            ]
+
+    def narrative_slot(self, paragraph: int, held: Span) -> tuple[Span | None, Span | None] | None:
+        """The latest date before and the earliest after the answer's paragraph where the article tells
+        its events in order around it (:data:`NARRATIVE_PARAGRAPHS` dated paragraphs on each side at
+        most, at least that many in all; none before dates after ``held``, none after dates before it),
+        else ``None``."""
+        at = self.paragraphs.index(paragraph)
+        dated = [i for i in self.paragraphs if self.paragraph_dates[i]]
+        before = [i for i in dated if self.paragraphs.index(i) < at][-NARRATIVE_PARAGRAPHS:]
+        after = [i for i in dated if self.paragraphs.index(i) > at][:NARRATIVE_PARAGRAPHS]
+        if len(before) + len(after) < NARRATIVE_PARAGRAPHS:
+            return None
+        earlier = [span for i in before for span in self.paragraph_dates[i]]
+        later = [span for i in after for span in self.paragraph_dates[i]]
+        firsts = [self.paragraph_dates[i][0][0] for i in before] + [held[0]]
+        firsts += [self.paragraph_dates[i][0][0] for i in after]
+        in_order = firsts == sorted(firsts)
+        if not in_order or any(_order(span, held) == ">" for span in earlier):
+            return None
+        if any(_order(span, held) == "<" for span in later):
+            return None
+        return (
+            max(earlier, key=lambda span: span[0]) if earlier else None,
+            min(later, key=lambda span: span[1]) if later else None,
+        )
 
     def sharing(self, words: frozenset[str], least: int) -> set[int]:
         """The sentences (by index) that share at least ``least`` of ``words``."""
@@ -478,7 +579,7 @@ class Believability:
         for sentence in [own, *passage, *rest]:
             if any(k in {value, value + 1} for k in ordinals(sentence.text)):
                 return Finding("count_ordinal", sentence.text)
-        return None
+        return _equivalent_finding(answer, own)
 
     def _person_finding(self, answer: Answer) -> Finding | None:
         """``person_credited``: another sentence of the article names the answer and tells the facts of
@@ -546,6 +647,53 @@ class Believability:
                 _within(span, old) and not _within(span, new) for span in spans
             ):
                 return Finding("date_same_year_article", sentence.text)
+        return self._narrative_finding(answer, old, new) or self._later_date_finding(answer, old, new)
+
+    def _narrative_finding(self, answer: Answer, old: Span, new: Span) -> Finding | None:
+        """``date_narrative_slot``: the alternative leaves the answer's slot in a narrative told in order
+        (:meth:`Article.narrative_slot`)."""
+        article = self.article(answer.paragraph)
+        slot = article.narrative_slot(answer.paragraph, old)
+        if slot is None:
+            return None
+        latest, earliest = slot
+        for bound in (latest, earliest):
+            if bound is not None and not keeps_order(old, new, bound):
+                sentence = next(
+                    s for s in article.sentences if any(span == bound for _, _, span in date_spans(s.text))
+                )
+                return Finding("date_narrative_slot", sentence.text)
+        return None
+
+    def _later_date_finding(self, answer: Answer, old: Span, new: Span) -> Finding | None:
+        """``date_order_same_verb`` and ``date_days_apart`` (see :data:`RULES`)."""
+        article = self.article(answer.paragraph)
+        own = article.sentence_of(answer.paragraph, answer.start)
+        verbs = {_verb_stem(m[1] + "ed") for m in _VERB.finditer(own.text.lower())} - _COMMON_VERBS
+        for sentence in article.sentences:
+            if sentence.paragraph == answer.paragraph or not verbs:
+                continue
+            spans = [span for _, _, span in date_spans(sentence.text)]
+            if verbs & {_verb_stem(w) for w in tokens(sentence.text)} and not all(
+                keeps_order(old, new, span) for span in spans
+            ):
+                return Finding("date_order_same_verb", sentence.text)
+        if old[0] != old[1]:
+            return None
+        end = answer.start + len(answer.core)
+        near: list[tuple[int, str]] = []
+        for sentence in article.sentences:
+            for start, stop, span in date_spans(sentence.text):
+                mine = sentence.paragraph == answer.paragraph and sentence.start + start < end
+                mine = mine and sentence.start + stop > answer.start
+                gap = max((span[0] - old[1]).days, (old[0] - span[1]).days)
+                if mine or span[0] != span[1] or not 0 < gap <= DAYS_APART:
+                    continue
+                moved = max((span[0] - new[1]).days, (new[0] - span[1]).days)
+                if not keeps_order(old, new, span) or moved > 2 * gap:
+                    near.append((gap, sentence.text))
+        if near:
+            return Finding("date_days_apart", min(near)[1])
         return None
 
     def _count_finding(self, answer: Answer, alternative: str) -> Finding | None:
@@ -554,10 +702,14 @@ class Believability:
         def crosses(other: float) -> bool:
             return (old > other) != (new > other) or (old < other) != (new < other)
 
-        own, passage, rest = self.article(answer.paragraph).tied(answer)
+        article = self.article(answer.paragraph)
+        own, passage, rest = article.tied(answer)
         for sentence in [own, *passage]:
             if any(crosses(k) for k in ordinals(sentence.text)):
                 return Finding("count_ordinal", sentence.text)
+        found = share_finding(answer, article, old, new)
+        if found:
+            return found
         noun = self.counted_noun(answer)
         if noun is None:
             return None
@@ -587,6 +739,35 @@ def _counts(text: str) -> list[tuple[int, float]]:
         if not ("," not in match[1] and "." not in match[1] and 1000 <= value <= 2100):
             found.append((match.start(), value))
     return found
+
+
+def share_finding(answer: Answer, article: Article, old: float, new: float) -> Finding | None:
+    """``count_share_of_whole``: another share of the answer's whole restates it within
+    :data:`SHARE_POINTS` ("61% of GDP" and "62% of GDP"), which any alternative contradicts, or the
+    alternative, not the answer, would add up with another share of it past 100% ("80%" beside "22% of
+    GDP")."""
+    own = article.sentence_of(answer.paragraph, answer.start)
+    at = answer.start - own.start
+    whole = next((w for offset, _, w in _wholes(own.text) if at <= offset < at + len(answer.core)), None)
+    if not whole:
+        return None
+    for sentence in article.sentences:
+        for offset, share, other in _wholes(sentence.text):
+            if (sentence is own and at <= offset < at + len(answer.core)) or other != whole:
+                continue
+            if abs(share - old) <= SHARE_POINTS or old + share <= 100 < new + share:
+                return Finding("count_share_of_whole", sentence.text)
+    return None
+
+
+def _equivalent_finding(answer: Answer, own: _Sentence) -> Finding | None:
+    """``count_equivalent``: a parenthesis of the answer's clause gives the number again in another form
+    ("96.26% of all households … (or 300,794,157 Americans …)"), so any other breaks it."""
+    after = own.text[answer.start - own.start + len(answer.core) :]
+    match = _EQUIVALENT_AFTER.match(after)
+    if match and _counts(match["n"].rstrip(".,")):
+        return Finding("count_equivalent", own.text)
+    return None
 
 
 def _label_finding(answer: Answer, own: _Sentence) -> Finding | None:
