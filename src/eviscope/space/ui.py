@@ -57,6 +57,7 @@ from eviscope.space.leaderboard import (
     leaderboard_table,
 )
 from eviscope.space.limits import Limits
+from eviscope.space.reference import reference_records
 from eviscope.space.safe import html_text, markdown_text
 from eviscope.space.submissions import render_report, score_submission
 
@@ -138,6 +139,8 @@ def build_demo(
     configs = source.configs()
     for config in configs:  # read every config once, before the first visitor
         source.rows(config)
+    for record in reference_records(configs, source.rows):
+        store.add_reference(record)
     first = configs[0]
     _sweep_workdirs(Path(tempfile.gettempdir()))
     workdir = tempfile.TemporaryDirectory(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-")

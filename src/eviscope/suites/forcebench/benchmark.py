@@ -83,7 +83,9 @@ class ForceBench:
         results = score_units(
             units_from_predictions(rows, read_predictions(predictions), source=str(predictions))
         )
-        written = write_results(results, out) if out is not None else []
+        from eviscope.runner.manifest import run_system
+
+        written = write_results(results, out, run_system(predictions), config) if out is not None else []
         pooled = (
             f"pooled: MVR {_fmt(results['mvr'])}  FS {_fmt(results['fs'])}  LPR {_fmt(results['lpr'])}  "
             f"CPA {_fmt(results['cpa'])}  units {results['n']} contrast, {results['n_licensed']} controls"
@@ -117,8 +119,9 @@ class ForceBench:
         return ForceBenchSpace()
 
 
-def write_results(results: dict[str, Any], out: Path) -> list[Path]:
-    """``results.json`` and the two plots (MVR–FS plane, per-axis heatmap) into ``out``."""
+def write_results(results: dict[str, Any], out: Path, system: str | None, config: str | None) -> list[Path]:
+    """``results.json`` and the two plots (MVR–FS plane, per-axis heatmap, titled with ``system``
+    and ``config``) into ``out``."""
     from eviscope.suites.forcebench.plots import axis_heatmap, mvr_fs_plane
 
     with os_errors(out, "write", hint="use another --out"):
@@ -126,8 +129,8 @@ def write_results(results: dict[str, Any], out: Path) -> list[Path]:
         path = out / "results.json"
         path.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
         plots = [
-            mvr_fs_plane(results["per_evaluator"], out / "mvr_fs.png"),
-            axis_heatmap(results["per_evaluator"], out / "axis_heatmap.png"),
+            mvr_fs_plane(results["per_evaluator"], out / "mvr_fs.png", system, config),
+            axis_heatmap(results["per_evaluator"], out / "axis_heatmap.png", system, config),
         ]
     return [path, *plots]
 
@@ -254,8 +257,12 @@ class ForceBenchSpace:
         ]
         lines.append(markdown_table(header, cells))
         plots = [
-            mvr_fs_plane(result["per_evaluator"], out_dir / "mvr_fs_plane.png"),
-            axis_heatmap(result["per_evaluator"], out_dir / "axis_heatmap.png"),
+            mvr_fs_plane(
+                result["per_evaluator"], out_dir / "mvr_fs_plane.png", meta["system"], meta["config"]
+            ),
+            axis_heatmap(
+                result["per_evaluator"], out_dir / "axis_heatmap.png", meta["system"], meta["config"]
+            ),
         ]
         return "\n".join(lines) + "\n", plots
 
@@ -271,7 +278,10 @@ class ForceBenchSpace:
         """The MVR–FS plane, one point per submitted system."""
         from eviscope.suites.forcebench.plots import mvr_fs_plane
 
-        return mvr_fs_plane({r["system"]: r["result"] for r in records}, path)
+        configs = ", ".join(sorted({r["config"] for r in records}))
+        return mvr_fs_plane(
+            {r["system"]: r["result"] for r in records}, path, f"{len(records)} systems", configs
+        )
 
     def row_html(self, rows: Sequence[Mapping[str, Any]], row: Mapping[str, Any]) -> str:
         from eviscope.suites.forcebench.views import pair_html
