@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from forcebench_fixtures import sample_rows
+from PIL import Image
 
 from eviscope.builders.parquet_split import write_split
 from eviscope.cli import main
@@ -29,8 +30,8 @@ def test_baselines_print_json_and_write_predictions_and_plots(dataset: Path, tmp
     assert (presence["mvr"], presence["fs"]) == (1.0, 0.0)
     assert len(results["evaluators"]) == 7
     assert results["n"] == 7 * len(sample_rows())
-    for png in ("mvr_fs.png", "axis_heatmap.png"):
-        assert (out / "report" / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for png, what in (("mvr_fs.png", "MVR–FS plane"), ("axis_heatmap.png", "MVR per axis")):
+        assert Image.open(out / "report" / png).text["Title"] == f"reference baselines on forcebench: {what}"
     lines = (out / "predictions.jsonl").read_text().splitlines()
     assert len(lines) == results["n"]
     assert (

@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 
 import matplotlib.image
+import numpy as np
 import pytest
 from eviscope_fixtures import HAND_VALUES, hand_predictions, hand_rows
+from PIL import Image
 
+from eviscope.core.plotting import RIGHT, WRONG
+from eviscope.runner.manifest import run_system
 from eviscope.suites.eviscope.error_export import errors_markdown, failing_quartets, write_error_export
 from eviscope.suites.eviscope.predictions import load_predictions
 from eviscope.suites.eviscope.reports import write_reports
@@ -42,6 +46,37 @@ def test_reports_hold_every_metric_and_the_plots_are_images(scored, tmp_path):
     for name in ("quartet_transitions", "action_confusion"):
         image = matplotlib.image.imread(paths[name])
         assert image.shape[0] > 100 and image.shape[1] > 100
+
+
+def test_plots_name_the_system_and_config_and_use_blue_and_orange(scored, tmp_path):
+    meta = {"config": "eviscope-v1.1", "system": "smollm2 (gate)", "predictions": "p.jsonl"}
+    paths = write_reports(scored[2], tmp_path, meta)
+    titles = {
+        name: Image.open(paths[name]).text["Title"] for name in ("quartet_transitions", "action_confusion")
+    }
+    assert titles == {
+        "quartet_transitions": "smollm2 (gate) on eviscope-v1.1: quartet transitions",
+        "action_confusion": "smollm2 (gate) on eviscope-v1.1: expected (boxed) vs predicted action",
+    }
+    pixels = {
+        tuple(p) for p in np.asarray(Image.open(paths["quartet_transitions"]).convert("RGB")).reshape(-1, 3)
+    }
+    for colour in (
+        RIGHT,
+        WRONG,
+    ):  # the quartet map's right and wrong cells: blue and orange, not green and red
+        assert tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5)) in pixels
+
+
+def test_a_run_is_named_by_its_manifest_model_and_policy(tmp_path):
+    run = tmp_path / "runs" / "smollm2-gate"
+    run.mkdir(parents=True)
+    (run / "manifest.json").write_text(
+        json.dumps({"model": "HuggingFaceTB/SmolLM2-135M-Instruct", "policy": "gate"})
+    )
+    assert run_system(run / "predictions.jsonl") == "SmolLM2-135M-Instruct (gate)"
+    (run / "manifest.json").write_text("{not json")
+    assert run_system(run / "predictions.jsonl") == "smollm2-gate"  # a broken manifest does not stop a score
 
 
 def test_failing_quartets_put_four_rows_side_by_side(scored):

@@ -21,6 +21,7 @@ from space_server import SpaceServer  # noqa: E402
 
 from eviscope.core.registry import annotated, browse_filters  # noqa: E402
 from eviscope.space.annotation import AnnotationStore  # noqa: E402
+from eviscope.space.reference import INDEX, REFERENCE_DIR  # noqa: E402
 from eviscope.space.submissions import MAX_BYTES  # noqa: E402
 from eviscope.space.ui import LOCAL_USER  # noqa: E402
 from eviscope.suites.eviscope.dataset import load_rows  # noqa: E402
@@ -70,6 +71,12 @@ def board(client: Client, config: str) -> dict[str, list[Any]]:
     """The leaderboard of ``config`` as {system: table line}."""
     table = client.predict(config, "", None, api_name="/leaderboard")[0]
     return {line[0]: line for line in table["data"]}
+
+
+def reference_systems(config: str) -> set[str]:
+    """The systems of the reference runs committed for ``config`` (eviscope.space.reference)."""
+    index = json.loads((REFERENCE_DIR / INDEX).read_text(encoding="utf-8"))["results"]
+    return {entry["system"] for entry in index if entry["config"] == config}
 
 
 def recorded(results: Path, config: str) -> list[dict[str, Any]]:
@@ -317,6 +324,8 @@ def test_leaderboard_survives_a_restart(built_dataset: Path, files: dict[str, Pa
         server.stop()
     server = SpaceServer(built_dataset, results, tmp_path / "second.log")
     try:
-        assert board(Client(server.url, verbose=False), CONFIG) == {"lexical": before}
+        after = board(Client(server.url, verbose=False), CONFIG)
     finally:
         server.stop()
+    assert after.pop("lexical") == before
+    assert set(after) == reference_systems(CONFIG)  # the committed reference runs, shown from the start

@@ -204,3 +204,18 @@ def test_a_failed_hub_commit_is_one_line(tmp_path: Path) -> None:
     message = str(failure.value)
     assert "\n" not in message and "OSError: 503 Server Error" in message
     assert "submitting the same file again is safe" in message
+
+
+def test_a_reference_result_is_listed_and_compared_but_never_written(tmp_path: Path) -> None:
+    store = LocalResultStore(tmp_path)
+    reference = {**record("smollm2 vanilla (reference)"), "submitted_at": "2025-12-31T00:00:00"}
+    store.add_reference(reference)
+    assert store.add(record("mine")) is True
+    assert [r["system"] for r in store.records("c")] == ["smollm2 vanilla (reference)", "mine"]
+    assert "predictions" not in store.records("c")[0]
+    assert store.full(store.records("c")[0]) == reference  # what a comparison reads
+    assert sorted(p.name for p in (tmp_path / "c").iterdir()) == ["mine-x.json"]
+    with pytest.raises(EviScopeError, match="already has a result"):
+        store.add(record("smollm2 vanilla (reference)", "other file"))
+    with pytest.raises(ValueError, match="field 'result'"):
+        store.add_reference({**reference, "result": None})

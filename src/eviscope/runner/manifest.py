@@ -23,6 +23,7 @@ from typing import Any
 
 from eviscope import __version__
 from eviscope.core.errors import EviScopeError, os_error
+from eviscope.core.layout import PREDICTIONS_FILE
 from eviscope.runner.accounting import PriceTable, totals
 from eviscope.runner.backends.base import BackendInfo, SamplingConfig
 from eviscope.runner.store import write_atomic
@@ -117,6 +118,29 @@ def read_manifest(out_dir: Path) -> dict[str, Any] | None:
         return json.loads(text)
     except json.JSONDecodeError as err:
         raise EviScopeError(f"{path}: not valid JSON ({err.msg}); move it away to start over") from None
+
+
+def run_system(predictions: Path) -> str:
+    """The system a predictions file holds, as reports and plots name it: ``<model> (<policy or
+    judge>)`` from the manifest of the run folder holding it (``runs/NAME/predictions.jsonl``), else
+    that folder's name, or the file's stem for a loose file.
+
+    >>> run_system(Path("runs/lexical-eviscope-v1.1/predictions.jsonl"))
+    'lexical-eviscope-v1.1'
+    >>> run_system(Path("mine.jsonl"))
+    'mine'
+    """
+    if predictions.name != PREDICTIONS_FILE:
+        return predictions.stem
+    try:
+        manifest = read_manifest(predictions.parent)
+    except EviScopeError:  # a broken manifest does not stop a score; the folder still names the run
+        manifest = None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("model"), str):
+        return predictions.parent.name
+    model = Path(manifest["model"]).name  # a hub id or a path: its last part
+    setting = manifest.get("policy") or manifest.get("judge")
+    return f"{model} ({setting})" if setting else model
 
 
 def check_resumable(existing: Mapping[str, Any], new: Mapping[str, Any], out_dir: Path) -> None:

@@ -110,6 +110,7 @@ class ResultStore:
     def __init__(self) -> None:
         self._cache: dict[str, dict[str, Any]] = {}
         self._skipped: set[str] = set()
+        self._references: dict[str, dict[str, dict[str, Any]]] = {}
 
     def _exclusive(self) -> AbstractContextManager[Any]:
         raise NotImplementedError
@@ -153,14 +154,25 @@ class ResultStore:
             ) from None
         return True
 
+    def add_reference(self, record: Mapping[str, Any]) -> None:
+        """Show ``record``, a reference result (:mod:`eviscope.space.reference`), beside the
+        recorded submissions: kept in memory, never written; its system name is taken."""
+        problem = _check_record(dict(record))
+        if problem:
+            raise ValueError(f"not a complete result record: {problem}")
+        self._references.setdefault(record["config"], {})[record["id"]] = dict(record)
+
     def records(self, config: str) -> list[dict[str, Any]]:
-        """The summary (the record without its predictions) of every complete recorded submission
-        of ``config``, oldest first.
+        """The summary (the record without its predictions) of every reference result and every
+        complete recorded submission of ``config``, oldest first.
 
         A file that does not hold one (cut short, edited by hand, not JSON) is left out, with a
         warning in the log, and is replaced when the same upload is submitted again.
         """
-        out = []
+        out = [
+            {k: v for k, v in record.items() if k not in HEAVY_FIELDS}
+            for record in self._references.get(config, {}).values()
+        ]
         try:
             for name in self._list(config):
                 if name not in self._cache:  # a complete file is never rewritten, so a read one stays valid
@@ -175,6 +187,9 @@ class ResultStore:
 
     def full(self, summary: Mapping[str, Any]) -> dict[str, Any]:
         """The whole record (with its predictions) of a summary :meth:`records` gave."""
+        reference = self._references.get(summary["config"], {}).get(summary["id"])
+        if reference is not None:
+            return reference
         name = f"{summary['config']}/{summary['id']}.json"
         try:
             record = self._load(name)

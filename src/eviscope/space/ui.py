@@ -45,6 +45,7 @@ from eviscope.space.leaderboard import ResultStore
 from eviscope.space.leaderboard_tab import leaderboard_tab
 from eviscope.space.limits import Limits
 from eviscope.space.page import LOCAL_USER, Page
+from eviscope.space.reference import reference_records
 from eviscope.space.submit_tab import submit_tab
 
 __all__ = ["CSS", "LOCAL_USER", "build_demo", "signin_configured"]
@@ -95,6 +96,8 @@ def build_demo(
     configs = source.configs()
     for config in configs:  # read every config once, before the first visitor
         source.rows(config)
+    for record in reference_records(configs, source.rows):
+        store.add_reference(record)
     _sweep_workdirs(Path(tempfile.gettempdir()))
     workdir = tempfile.TemporaryDirectory(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-")
     page = Page(source, configs, store, annotations, signin, limits, Path(workdir.name))

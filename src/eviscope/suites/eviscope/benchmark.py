@@ -20,6 +20,7 @@ from rich.table import Table
 
 from eviscope.core.errors import os_error, plain
 from eviscope.core.metrics import names
+from eviscope.core.plotting import OKABE_ITO, plot_title, png_metadata
 from eviscope.core.registry import (
     DEFAULT_CONFIG,
     AnnotationField,
@@ -115,7 +116,9 @@ class EviScope:
     def score(self, config: str, rows: list[dict[str, Any]], predictions: Path, out: Path | None) -> Scored:
         preds = load_predictions(predictions, rows)
         scores = score_predictions(rows, preds)
-        meta = {"config": config, "predictions": str(predictions)}
+        from eviscope.runner.manifest import run_system
+
+        meta = {"config": config, "system": run_system(predictions), "predictions": str(predictions)}
         written = _write_outputs(out, scores, meta, rows, preds) if out is not None else []
         measured = any(p.usage is not None for p in preds)
         return Scored(report(scores, meta), _tables(scores, measured), written, scores.overall)
@@ -293,8 +296,10 @@ class EviScopeSpace:
 
         scores = scored.detail
         plots = [
-            plot_quartet_transitions(scores, out_dir / "quartet_transitions.png"),
-            plot_action_confusion(scores, out_dir / "action_confusion.png"),
+            plot_quartet_transitions(
+                scores, out_dir / "quartet_transitions.png", meta["system"], meta["config"]
+            ),
+            plot_action_confusion(scores, out_dir / "action_confusion.png", meta["system"], meta["config"]),
         ]
         return markdown_report(report(scores, meta)), plots
 
@@ -310,15 +315,18 @@ class EviScopeSpace:
         width = 0.8 / max(len(records), 1)
         for i, record in enumerate(records):
             values = [record["result"]["per_variant"][v]["joint_success"] for v in VARIANTS]
-            ax.bar([x + i * width for x in range(len(VARIANTS))], values, width, label=record["system"])
+            xs = [x + i * width for x in range(len(VARIANTS))]
+            ax.bar(xs, values, width, label=record["system"], color=OKABE_ITO[i % len(OKABE_ITO)])
         ax.set_xticks([x + width * (len(records) - 1) / 2 for x in range(len(VARIANTS))], VARIANTS)
         ax.set_ylim(0, 1.05)
         ax.set_ylabel("joint success")
-        ax.set_title("joint success per variant")
+        configs = sorted({record["config"] for record in records})
+        title = plot_title("joint success per variant", f"{len(records)} systems", ", ".join(configs))
+        ax.set_title(title)
         if records:
             ax.legend(fontsize=8, loc="upper right")
         fig.tight_layout()
-        fig.savefig(path, dpi=100)
+        fig.savefig(path, dpi=100, metadata=png_metadata(title))
         return path
 
     def row_html(self, rows: Sequence[Mapping[str, Any]], row: Mapping[str, Any]) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from eviscope.core.plotting import OKABE_ITO, RIGHT, WRONG, plot_title, png_metadata
 from eviscope.core.tables import format_value, markdown_table
 from eviscope.suites.eviscope.rows import ACTIONS, EXPECTED_ACTION, VARIANTS
 from eviscope.suites.eviscope.scoring import QUARTET_ABBREVIATIONS, QUARTET_METRICS, ROW_METRICS, Scores
@@ -88,9 +89,12 @@ def _pyplot():
     return plt
 
 
-def plot_quartet_transitions(scores: Scores, path: Path) -> Path:
-    """Which variants each quartet gets right: one line per quartet, grouped by success pattern."""
+def plot_quartet_transitions(scores: Scores, path: Path, system: str | None, config: str | None) -> Path:
+    """Which variants each quartet gets right: one line per quartet, grouped by success pattern;
+    titled with ``system`` and ``config``."""
     plt = _pyplot()
+    from matplotlib.colors import ListedColormap
+
     success = scores.quartets.success.astype(int)
     patterns, inverse, counts = np.unique(success, axis=0, return_inverse=True, return_counts=True)
     inverse = inverse.reshape(-1)
@@ -99,30 +103,34 @@ def plot_quartet_transitions(scores: Scores, path: Path) -> Path:
     fig, (left, right) = plt.subplots(
         1, 2, figsize=(10, max(3.0, 0.12 * len(order) + 1.5)), gridspec_kw={"width_ratios": [1, 2]}
     )
-    left.imshow(success[order], aspect="auto", cmap="RdYlGn", vmin=0, vmax=1, interpolation="nearest")
+    right_wrong = ListedColormap([WRONG, RIGHT])
+    left.imshow(success[order], aspect="auto", cmap=right_wrong, vmin=0, vmax=1, interpolation="nearest")
     left.set_xticks(range(len(VARIANTS)), VARIANTS, rotation=30, ha="right")
     left.set_yticks([])
     left.set_ylabel(f"{len(order)} quartets")
-    left.set_title("success per quartet (green: right)")
+    left.set_title("success per quartet\n(blue: right, orange: wrong)", fontsize=9)
     by_count = np.argsort(-counts, kind="stable")
     labels = [
         " ".join(v[:4] + ("✓" if ok else "✗") for v, ok in zip(VARIANTS, patterns[i], strict=True))
         for i in by_count
     ]
-    right.barh(range(len(by_count)), counts[by_count], color="tab:blue")
+    right.barh(range(len(by_count)), counts[by_count], color=OKABE_ITO[0])
     right.set_yticks(range(len(by_count)), labels, fontsize=8)
     right.invert_yaxis()
     right.set_xlabel("quartets")
     qm = ", ".join(f"{QUARTET_ABBREVIATIONS[m]} {scores.overall[m]:.3f}" for m in QUARTET_METRICS)
     right.set_title(f"transition patterns ({qm})", fontsize=9)
+    title = plot_title("quartet transitions", system, config)
+    fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, metadata=png_metadata(title))
     plt.close(fig)
     return path
 
 
-def plot_action_confusion(scores: Scores, path: Path) -> Path:
-    """Per variant (and so per expected action), how many rows got each predicted action."""
+def plot_action_confusion(scores: Scores, path: Path, system: str | None, config: str | None) -> Path:
+    """Per variant (and so per expected action), how many rows got each predicted action; titled
+    with ``system`` and ``config``."""
     plt = _pyplot()
     confusion = scores.action_confusion()
     matrix = np.array([[confusion[v][label] for label in PREDICTED_LABELS] for v in VARIANTS])
@@ -149,20 +157,23 @@ def plot_action_confusion(scores: Scores, path: Path) -> Path:
                 (PREDICTED_LABELS.index(EXPECTED_ACTION[variant]) - 0.5, i - 0.5), 1, 1, fill=False, lw=2
             )
         )
-    ax.set_title("expected (boxed) vs predicted action per variant")
+    title = plot_title("expected (boxed) vs predicted action", system, config)
+    ax.set_title(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, metadata=png_metadata(title))
     plt.close(fig)
     return path
 
 
 def write_reports(scores: Scores, out_dir: Path, meta: dict[str, Any]) -> dict[str, Path]:
-    """Write ``report.json``, ``report.md`` and the two PNG plots into ``out_dir``."""
+    """Write ``report.json``, ``report.md`` and the two PNG plots into ``out_dir``; the plots are
+    titled with ``meta``'s ``system`` and ``config``."""
     out_dir.mkdir(parents=True, exist_ok=True)
     rep = report(scores, meta)
+    whose = meta.get("system"), meta.get("config")
     paths = {
-        "quartet_transitions": plot_quartet_transitions(scores, out_dir / "quartet_transitions.png"),
-        "action_confusion": plot_action_confusion(scores, out_dir / "action_confusion.png"),
+        "quartet_transitions": plot_quartet_transitions(scores, out_dir / "quartet_transitions.png", *whose),
+        "action_confusion": plot_action_confusion(scores, out_dir / "action_confusion.png", *whose),
     }
     paths["json"] = out_dir / "report.json"
     paths["json"].write_text(json.dumps(rep, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

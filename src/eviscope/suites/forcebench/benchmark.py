@@ -92,7 +92,9 @@ class ForceBench:
         from eviscope.suites.forcebench.scoring import read_predictions, score_predictions
 
         results = score_predictions(rows, read_predictions(predictions), source=str(predictions))
-        written = write_results(results, out) if out is not None else []
+        from eviscope.runner.manifest import run_system
+
+        written = write_results(results, out, run_system(predictions), config) if out is not None else []
         title = f"ForceBench: {predictions}, {headline_name(results)}"
         lines: list[Any] = [results_table(title, results), f"pooled: {_pooled(results)}"]
         if "all_rows" in results:
@@ -130,8 +132,9 @@ class ForceBench:
         return ForceBenchSpace()
 
 
-def write_results(results: dict[str, Any], out: Path) -> list[Path]:
-    """``results.json`` and the two plots (MVR–FS plane, per-axis heatmap) into ``out``."""
+def write_results(results: dict[str, Any], out: Path, system: str | None, config: str | None) -> list[Path]:
+    """``results.json`` and the two plots (MVR–FS plane, per-axis heatmap, titled with ``system``
+    and ``config``) into ``out``."""
     from eviscope.suites.forcebench.plots import axis_heatmap, mvr_fs_plane
 
     with os_errors(out, "write", hint="use another --out"):
@@ -139,8 +142,8 @@ def write_results(results: dict[str, Any], out: Path) -> list[Path]:
         path = out / "results.json"
         path.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
         plots = [
-            mvr_fs_plane(results["per_evaluator"], out / "mvr_fs.png"),
-            axis_heatmap(results["per_evaluator"], out / "axis_heatmap.png"),
+            mvr_fs_plane(results["per_evaluator"], out / "mvr_fs.png", system, config),
+            axis_heatmap(results["per_evaluator"], out / "axis_heatmap.png", system, config),
         ]
     return [path, *plots]
 
@@ -286,8 +289,12 @@ class ForceBenchSpace:
         ]
         lines.append(markdown_table(header, cells))
         plots = [
-            mvr_fs_plane(result["per_evaluator"], out_dir / "mvr_fs_plane.png"),
-            axis_heatmap(result["per_evaluator"], out_dir / "axis_heatmap.png"),
+            mvr_fs_plane(
+                result["per_evaluator"], out_dir / "mvr_fs_plane.png", meta["system"], meta["config"]
+            ),
+            axis_heatmap(
+                result["per_evaluator"], out_dir / "axis_heatmap.png", meta["system"], meta["config"]
+            ),
         ]
         return "\n".join(lines) + "\n", plots
 
@@ -303,7 +310,10 @@ class ForceBenchSpace:
         """The MVR–FS plane, one point per submitted system."""
         from eviscope.suites.forcebench.plots import mvr_fs_plane
 
-        return mvr_fs_plane({r["system"]: r["result"] for r in records}, path)
+        configs = ", ".join(sorted({r["config"] for r in records}))
+        return mvr_fs_plane(
+            {r["system"]: r["result"] for r in records}, path, f"{len(records)} systems", configs
+        )
 
     def row_html(self, rows: Sequence[Mapping[str, Any]], row: Mapping[str, Any]) -> str:
         from eviscope.suites.forcebench.views import pair_html

@@ -12,16 +12,20 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 
+from eviscope.core.plotting import OKABE_ITO, plot_title, png_metadata
 from eviscope.suites.forcebench.rows import AXES
 
 __all__ = ["axis_heatmap", "mvr_fs_plane"]
 
 
-def mvr_fs_plane(per_evaluator: Mapping[str, Mapping[str, Any]], path: Path) -> Path:
-    """One point per evaluator at (MVR, FS); lower MVR and higher FS (upper left) are better."""
+def mvr_fs_plane(
+    per_evaluator: Mapping[str, Mapping[str, Any]], path: Path, system: str | None, config: str | None
+) -> Path:
+    """One point per evaluator at (MVR, FS); lower MVR and higher FS (upper left) are better;
+    titled with ``system`` and ``config``."""
     fig, ax = plt.subplots(figsize=(6, 4.5))
-    for name, result in per_evaluator.items():
-        ax.scatter(result["mvr"], result["fs"], s=40)
+    for i, (name, result) in enumerate(per_evaluator.items()):
+        ax.scatter(result["mvr"], result["fs"], s=40, color=OKABE_ITO[i % len(OKABE_ITO)])
         ax.annotate(
             name.split("/")[-1],
             (result["mvr"], result["fs"]),
@@ -33,15 +37,19 @@ def mvr_fs_plane(per_evaluator: Mapping[str, Mapping[str, Any]], path: Path) -> 
     ax.set_ylabel("FS (force sensitivity, higher is better)")
     ax.set_xlim(-0.05, 1.05)
     ax.grid(alpha=0.3)
-    ax.set_title("ForceBench: MVR–FS plane")
+    title = plot_title("MVR–FS plane", system, config)
+    ax.set_title(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=150, metadata={"Software": None})
+    fig.savefig(path, dpi=150, metadata=png_metadata(title))
     plt.close(fig)
     return Path(path)
 
 
-def axis_heatmap(per_evaluator: Mapping[str, Mapping[str, Any]], path: Path) -> Path:
-    """MVR per evaluator (rows) and axis (columns); empty cells are axes with no units."""
+def axis_heatmap(
+    per_evaluator: Mapping[str, Mapping[str, Any]], path: Path, system: str | None, config: str | None
+) -> Path:
+    """MVR per evaluator (rows) and axis (columns); empty cells are axes with no units; a
+    sequential colour map (ColorBrewer YlOrRd, colour-blind safe); titled with ``system`` and ``config``."""
     names = list(per_evaluator)
     values = [[per_evaluator[name]["per_axis"][axis]["mvr"] for axis in AXES] for name in names]
     grid = [[float("nan") if v is None else v for v in row] for row in values]
@@ -54,8 +62,9 @@ def axis_heatmap(per_evaluator: Mapping[str, Mapping[str, Any]], path: Path) -> 
             if v is not None:
                 ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8)
     fig.colorbar(image, ax=ax, label="MVR")
-    ax.set_title("ForceBench: MVR per axis")
+    title = plot_title("MVR per axis", system, config)
+    ax.set_title(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=150, metadata={"Software": None})
+    fig.savefig(path, dpi=150, metadata=png_metadata(title))
     plt.close(fig)
     return Path(path)

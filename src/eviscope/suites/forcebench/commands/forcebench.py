@@ -195,7 +195,8 @@ def run_baselines(args: argparse.Namespace) -> int:
         with path.open("w", encoding="utf-8") as handle:
             for prediction in predictions:
                 handle.write(json.dumps(prediction) + "\n")
-    written = write_results(results, report_dir(path))
+    where = "forcebench" if args.split is None else f"forcebench ({args.split} split)"
+    written = write_results(results, report_dir(path), "reference baselines", where)
     if args.json:
         _print_json(results)
     else:

@@ -1,0 +1,87 @@
+"""Reference results: runs of real models that the leaderboard shows before anyone submits.
+
+Each is a run folder committed under ``eviscope/space/reference/`` (``predictions.jsonl`` and
+``manifest.json`` as ``eviscope run`` wrote them) and listed in ``reference/index.json`` with the
+system name the leaderboard gives it, the config, and the SHA-256 of the sorted row ids it was
+scored on. At start the Space scores each listed run against the rows it serves, through the same
+library path as a submission, and shows it beside the submissions (it is never written to the
+results store). A run whose config the Space does not serve, or whose rows differ from the served
+ones (another build), is left off with one line in the log: numbers scored on other rows would
+mislead. An entry with ``"subset": true`` (a seeded sample of the config) is scored on the rows its
+predictions name, as ``eviscope score --subset`` does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from eviscope.core.errors import EviScopeError
+from eviscope.core.layout import PREDICTIONS_FILE
+from eviscope.space.submissions import score_submission
+
+__all__ = ["REFERENCE_DIR", "ids_sha256", "reference_records"]
+
+REFERENCE_DIR = Path(__file__).parent / "reference"
+"""The committed reference runs and their ``index.json``."""
+INDEX = "index.json"
+MANIFEST = "manifest.json"
+
+log = logging.getLogger(__name__)
+
+
+def ids_sha256(ids: Iterable[str]) -> str:
+    """The fingerprint of a set of row ids: SHA-256 of the sorted ids, one per line.
+
+    >>> ids_sha256(["b", "a"]) == ids_sha256(["a", "b"])
+    True
+    """
+    return hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()
+
+
+def _predicted_ids(path: Path) -> set[str]:
+    with path.open(encoding="utf-8") as lines:
+        return {json.loads(line)["id"] for line in lines if line.strip()}
+
+
+def reference_records(
+    configs: Iterable[str],
+    rows_of: Callable[[str], list[dict[str, Any]]],
+    folder: Path = REFERENCE_DIR,
+) -> list[dict[str, Any]]:
+    """The result record (as :class:`~eviscope.space.submissions.Submission` makes it, dated when
+    its run finished) of every reference run in ``folder`` on one of ``configs``, scored against
+    ``rows_of(config)``; runs on other rows are left off, each with a log line."""
+    try:
+        entries = json.loads((folder / INDEX).read_text(encoding="utf-8"))["results"]
+    except FileNotFoundError:
+        return []
+    served = set(configs)
+    out = []
+    for entry in entries:
+        config, system, run = entry["config"], entry["system"], folder / entry["run"]
+        if config not in served:
+            continue
+        rows = rows_of(config)
+        if ids_sha256(row["id"] for row in rows) != entry["ids_sha256"]:
+            log.info(
+                "reference %r left off %s: it was scored on other rows than those served", system, config
+            )
+            continue
+        predictions = run / PREDICTIONS_FILE
+        try:
+            if entry.get("subset"):
+                wanted = _predicted_ids(predictions)
+                rows = [row for row in rows if row["id"] in wanted]
+            manifest: Mapping[str, Any] = json.loads((run / MANIFEST).read_text(encoding="utf-8"))
+            scored = score_submission(config, system, predictions, rows)
+        except (OSError, ValueError, KeyError, EviScopeError) as err:
+            log.warning("reference %r left off %s: %s", system, config, err)
+            continue
+        out.append(replace(scored, submitted_at=manifest["finished_at"]).record())
+    return out
