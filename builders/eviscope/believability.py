@@ -50,13 +50,28 @@ rule                        read as not believable
 ``date_narrative_slot``     a year or date that leaves its slot in a narrative told in order (the
                             nearest dated paragraphs before the answer's date nothing after it, those
                             after nothing before it: Tesla's school to 1873, Graz 1875, Prague 1880,
-                            so his move to Budapest stays after 1880)
+                            so his move to Budapest stays after 1880); looser, where paragraphs only
+                            open in order (a look back to 1882 inside one), between their first dates
+                            (Lane and Vail in 1886, so Brown and Peck in late 1886 stay in 1886)
 ``date_order_same_verb``    a year or date that crosses a date of a sentence of another paragraph that
                             tells the same action ("In 1225 both divisions returned" and "In 1226,
                             immediately after returning from the west": not 1227)
 ``date_days_apart``         a day that moves away from another day that the article dates within a week
                             of it ("concluded on 17 February 1546" and his death on 18
                             February 1546, that same night: not 3 February)
+``restated_anywhere``       the article states the answer's value again anywhere, whatever its words: the
+                            same day and month ("honoured on 18 February" and his death "on 18 February
+                            1546"), the same number or the number at lower precision ("3,792,621" and
+                            "Los Angeles (at 3.7 million people)"), or a total that a count and its
+                            share imply ("245,306 (49.6%) White" for a population of 494,665)
+``count_per_each``          the size of each of a set of units ("each Tumen consisting of 10,000 troops",
+                            "eight electorates with each electorate represented by five"): a unit's
+                            definition or a product with the set fixes it
+``count_complement``        a count whose sentence goes on to the rest of a known whole ("30 US states
+                            have banned …, the others … have not")
+``count_shares_listed``     a percentage whose paragraph lists two or more other shares of the same
+                            people ("61.1% … Christian", "26.7% … Roman Catholics", "Around 20% … no
+                            religion"): the shares must leave room for one another
 =========================== =============================================================================
 
 *Tied to the answer* are every sentence of the support paragraph, every sentence of the article
@@ -141,13 +156,26 @@ RULES: dict[str, str] = {
     "date_narrative_slot": "the article tells its events in order around the answer (the nearest dated "
     "paragraphs before it date nothing after the answer, those after it nothing before), and the "
     "alternative leaves its order to the latest date before or the earliest after (Tesla in Prague in "
-    "January 1880, so his move to Budapest stays after it)",
+    "January 1880, so his move to Budapest stays after it); looser, where the paragraphs only open in "
+    "order around it (a look back inside one), between their first dates",
     "date_order_same_verb": "the alternative crosses a date of a sentence of another paragraph that tells "
     "the same action, the verb of the answer's sentence ('In 1225 both divisions returned' and 'In 1226, "
     "immediately after returning from the west')",
     "date_days_apart": "a sentence of the article dates another day within a week of the answer's day "
     "('concluded on 17 February 1546' and the death on 18 February 1546): the alternative must keep its "
     "order to it and stay within twice the answer's gap",
+    "restated_anywhere": "the article states the answer's value again anywhere, whatever its words: the "
+    "same day and month ('18 February' and '18 February 1546'), the same number or the number at lower "
+    "precision ('3,792,621' and '3.7 million'), or a total that a count and its share in the paragraph "
+    "imply ('245,306 (49.6%) White' for 494,665)",
+    "count_per_each": "the count is the size of each of a set of units ('each Tumen consisting of 10,000 "
+    "troops', 'each electorate represented by five representatives'): the unit's definition or a product "
+    "with the set (eight electorates of five, an upper house of 40) fixes it",
+    "count_complement": "the sentence goes on to the rest of a known whole ('30 US states have banned "
+    "corporal punishment, the others have not'), which the reader may count",
+    "count_shares_listed": "the percentage stands in a paragraph that lists two or more other shares of "
+    "the same people ('26.7%' Catholics, 'around 20%' no religion beside '61.1%' Christian): the shares "
+    "must leave room for one another",
 }
 """Every rule of believability against the article: its id and what it rejects."""
 
@@ -220,6 +248,20 @@ _VERB = re.compile(r"\b([a-z]{4,})ed\b")
 _COMMON_VERBS = frozenset({"us", "call", "nam", "bas", "includ", "consider", "locat", "list", "report"})
 """Stems of past forms too common to tell one action ("used", "called", "named", "based")."""
 DAYS_APART = 7
+"""A day the article dates this near the answer's day tells of the same days."""
+_SCALED = re.compile(r"(?<![\w.,])(\d+(?:\.(\d+))?)\s*(million|billion|thousand)\b", re.IGNORECASE)
+"""A number at lower precision ("3.7 million")."""
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_COUNT_SHARE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)\s*\((\d+(?:\.(\d+))?)\s*%\)")
+"""A count and its share of a whole ("245,306 (49.6%) White")."""
+_EACH_BEFORE = re.compile(r"\b(?:each|every|per)\b[^,;.()]{0,60}$", re.IGNORECASE)
+_REST_AFTER = re.compile(r"^[^.;]{0,80}\b(?:the|all)\s+(?:others|rest|remaining|remainder)\b", re.IGNORECASE)
+_PERCENT = re.compile(r"(?<![\w.,])\d+(?:\.\d+)?\s*(?:%|percent\b|per cent\b)")
+RESTATED_DIGITS = 3
+"""A number restated anywhere in the article has at least this many significant digits ("308", "61.1%",
+not "100" or "3600"): round numbers recur by chance."""
+SHARES_LISTED = 2
+"""A percentage beside this many other percentages of its paragraph is one of a list of shares."""
 """A day the article dates this near the answer's day tells of the same days."""
 
 
@@ -358,6 +400,8 @@ class Answer:
     question: str
 
 
+_LIFESPAN = re.compile(r"\d{3,4}\s*[–—]\s*(?:c\.\s*)?(?:[\w,]+\s+){0,2}\d{3,4}\)")
+"""A lifespan closing a parenthesis ("10 July 1856 – 7 January 1943)", "c. 1162 – August 18, 1227)")."""
 TOPIC_SHARE = 0.2
 """A name in at least this share of an article's sentences is its topic ("Harvard", "Warsaw", "Super
 Bowl"): it ties sentences only where it names a person (a biography's subject, "Luther", "Tesla")."""
@@ -394,6 +438,9 @@ class Article:
             if not (name in labels and labels[name][True] > labels[name][False])
         )
         """The article's topic names that name no person: they tie no sentences."""
+        self.biography = bool(_LIFESPAN.search(self.sentences[0].text))
+        """The article tells a life or a war in order: its first sentence gives its span ("Nikola Tesla (…; 10 July
+        1856 – 7 January 1943)", "The French and Indian War (1754–1763)")."""
         self._tied: dict[Answer, tuple[_Sentence, list[_Sentence], list[_Sentence]]] = {}
         self._stems = [stems(sentence.text) - self.every_topic for sentence in self.sentences]
         self._holding: dict[str, list[int]] = {}
@@ -412,8 +459,9 @@ class Article:
     def narrative_slot(self, paragraph: int, held: Span) -> tuple[Span | None, Span | None] | None:
         """The latest date before and the earliest after the answer's paragraph where the article tells
         its events in order around it (:data:`NARRATIVE_PARAGRAPHS` dated paragraphs on each side at
-        most, at least that many in all; none before dates after ``held``, none after dates before it),
-        else ``None``."""
+        most, at least that many in all, their first dates in order; none before dates after ``held``,
+        none after dates before it, or, looser, none before opens after it and none after opens
+        before it, the bounds then the paragraphs' first dates), else ``None``."""
         at = self.paragraphs.index(paragraph)
         dated = [i for i in self.paragraphs if self.paragraph_dates[i]]
         before = [i for i in dated if self.paragraphs.index(i) < at][-NARRATIVE_PARAGRAPHS:]
@@ -424,11 +472,22 @@ class Article:
         later = [span for i in after for span in self.paragraph_dates[i]]
         firsts = [self.paragraph_dates[i][0][0] for i in before] + [held[0]]
         firsts += [self.paragraph_dates[i][0][0] for i in after]
-        in_order = firsts == sorted(firsts)
-        if not in_order or any(_order(span, held) == ">" for span in earlier):
+        if firsts != sorted(firsts):
             return None
-        if any(_order(span, held) == "<" for span in later):
-            return None
+        if any(_order(span, held) == ">" for span in earlier) or any(
+            _order(span, held) == "<" for span in later
+        ):
+            if not self.biography:  # the looser slot is a life's or a war's
+                return None
+            # Looser, in a biography: each paragraph opens in order around the answer (a look back
+            # inside one, "1882", leaves the life's order standing): the slot lies between the
+            # paragraphs' first dates.
+            heads = [self.paragraph_dates[i][0] for i in before], [self.paragraph_dates[i][0] for i in after]
+            if any(_order(span, held) == ">" for span in heads[0]) or any(
+                _order(span, held) == "<" for span in heads[1]
+            ):
+                return None
+            earlier, later = heads
         return (
             max(earlier, key=lambda span: span[0]) if earlier else None,
             min(later, key=lambda span: span[1]) if later else None,
@@ -558,6 +617,9 @@ class Believability:
                     return Finding("restated_in_article", sentence.text)
             elif contains(sentence.text, answer.core):
                 return Finding("restated_in_article", sentence.text)
+        found = _anywhere_finding(answer, article, own)
+        if found:
+            return found
         if held is not None:
             for sentence in passage:
                 if _YEARS_SPAN.search(sentence.text) and date_spans(sentence.text):
@@ -566,6 +628,7 @@ class Believability:
             return None
         value = number_value(answer.core)
         found = _label_finding(answer, own) or _total_finding(answer, own, passage)
+        found = found or _unit_finding(answer, own, passage)
         if found:
             return found
         later = [s for s in passage if s.start > own.start]
@@ -757,6 +820,83 @@ def share_finding(answer: Answer, article: Article, old: float, new: float) -> F
                 continue
             if abs(share - old) <= SHARE_POINTS or old + share <= 100 < new + share:
                 return Finding("count_share_of_whole", sentence.text)
+    return None
+
+
+_DAY_MONTH = re.compile(
+    r"^(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m1>[A-Z][a-z]+)|(?P<m2>[A-Z][a-z]+)\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?)$"
+)
+
+
+def _day_month(text: str) -> tuple[int, str] | None:
+    """The day and month of a yearless date ("18 February", "February 18th"), else ``None``."""
+    match = _DAY_MONTH.match(text.strip())
+    if not match or (match["m1"] or match["m2"]).lower() not in _CALENDAR:
+        return None
+    return int(match["d1"] or match["d2"]), (match["m1"] or match["m2"]).lower()
+
+
+def _anywhere_finding(answer: Answer, article: Article, own: _Sentence) -> Finding | None:
+    """``restated_anywhere``: another sentence of the article states the answer's value in any form,
+    whatever its words (the same day and month; the same number, or the number at lower precision; a
+    total that a count of the paragraph and its share imply)."""
+    others = [s for s in article.sentences if s is not own]
+    day = _day_month(answer.core)
+    if day is not None:
+        for sentence in others:
+            for match in re.finditer(
+                r"\b(\d{1,2})(?:st|nd|rd|th)?\s+([A-Z][a-z]+)|\b([A-Z][a-z]+)\s+(\d{1,2})\b", sentence.text
+            ):
+                found = (int(match[1] or match[4]), (match[2] or match[3]).lower())
+                if found == day:
+                    return Finding("restated_anywhere", sentence.text)
+        return None
+    if answer.kind != "quantity":
+        return None
+    value = number_value(answer.core)
+    digits = re.sub(r"\D", "", answer.core).rstrip("0")
+    if len(digits) >= RESTATED_DIGITS:
+        same = re.compile(rf"(?<![\w.,:/–-]){re.escape(answer.core)}(?![\w:/–-]|[.,]\d)")
+        for sentence in others:
+            if same.search(sentence.text):
+                return Finding("restated_anywhere", sentence.text)
+    for sentence in others:
+        for match in _SCALED.finditer(sentence.text):
+            scale = _SCALES[match[3].lower()]
+            step = scale * 10.0 ** -len(match[2] or "")
+            if (
+                len(digits) >= RESTATED_DIGITS
+                and value >= 10 * step  # two significant digits at least: "3.7 million", not "3 million"
+                and abs(value - float(match[1]) * scale) < step
+            ):
+                return Finding("restated_anywhere", sentence.text)
+    for sentence in article.sentences:
+        if sentence.paragraph != answer.paragraph:
+            continue
+        for match in _COUNT_SHARE.finditer(sentence.text):
+            count, share = float(match[1].replace(",", "")), float(match[2])
+            if share <= 0 or count >= value:
+                continue
+            slack = value * (0.5 * 10.0 ** -len(match[3] or "") / share + 0.001)
+            if abs(count * 100 / share - value) <= slack:
+                return Finding("restated_anywhere", sentence.text)
+    return None
+
+
+def _unit_finding(answer: Answer, own: _Sentence, passage: list[_Sentence]) -> Finding | None:
+    """``count_per_each`` (the size of each of a set of units), ``count_complement`` (the sentence goes on
+    to the rest of the whole) and ``count_shares_listed`` (a percentage among other shares of its
+    paragraph)."""
+    at = answer.start - own.start
+    before, after = own.text[:at], own.text[at + len(answer.core) :]
+    if _EACH_BEFORE.search(before):
+        return Finding("count_per_each", own.text)
+    if _REST_AFTER.match(after):
+        return Finding("count_complement", own.text)
+    if _PERCENT.match(answer.core + after[:9]):
+        shares = [m for s in [own, *passage] for m in _PERCENT.finditer(s.text)]
+        if len(shares) - 1 >= SHARES_LISTED:
+            return Finding("count_shares_listed", " ".join(s.text for s in [own, *passage]))
     return None
 
 

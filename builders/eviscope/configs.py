@@ -4,7 +4,7 @@
 | --- | --- | --- | --- | --- |
 | ``eviscope-v1`` | 40 | 3 | legacy (unrepaired) | the paper's |
 | ``eviscope-v1.1`` | 40 | 3 | repaired: passes all six lints and the rules of believability | the paper's |
-| ``eviscope-xl`` | 300 | 30 | repaired: passes all six lints and the rules of believability | balanced |
+| ``eviscope-xl`` | 280 | 30 | repaired: passes all six lints and the rules of believability | balanced |
 
 ``v1`` and ``v1.1`` draw with the same seed and ``first_release``: no date answers and no conflict
 passage that drops the support's cue sentences. ``v1`` is the legacy construction: it draws from
@@ -13,14 +13,14 @@ quartets stay as they were (but for a leaked related passage, which the leak che
 ``v1.1`` draws only questions whose alternative is also believable against the whole article
 (:mod:`eviscope.builders.eviscope.believability`), so it keeps the quartets of ``v1`` that have one
 and redraws the others (the report's ``believability`` counts both). ``eviscope-xl`` draws
-300 quartets from the whole dev set under all of the builder's rules, with the cap raised to
+280 quartets from the whole dev set under all of the builder's rules, with the cap raised to
 30 per article (the dev set has 48 articles), so that paired tests have power where 40 quartets have
-none. 300 is about what the eligible questions allow under that cap (312 can be drawn), once no paragraph and
+none. 280 is about what the eligible questions allow under that cap (282 can be drawn), once no paragraph and
 gold answer, and no question, is drawn twice, every quartet has a second same-article passage and
 its conflict passage a window (:func:`~eviscope.builders.eviscope.quartets.conflict_window`),
 since a base question needs a same-type alternative that a reader of the article believes; it was
 1,000 when any name of the same string form passed, 580 before the rules of believability, 430
-before the rules that the second strict whole-article read asked for (issue 23).
+before the rules that the second strict whole-article read asked for, 300 before those of the fourth (issue 23).
 ``eviscope-xl`` shows its rows in the balanced layout
 (:func:`~eviscope.builders.eviscope.quartets.quartet_rows`), so that no count tells its variants
 apart; ``v1`` and ``v1.1`` keep the paper's. Every build audits each config for evidence-blind
@@ -75,7 +75,7 @@ EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
             False,
         ),
         EviScopeConfig(
-            "eviscope-xl", q.QuartetParams(n_quartets=300, per_article_cap=30, balanced=True), False
+            "eviscope-xl", q.QuartetParams(n_quartets=280, per_article_cap=30, balanced=True), False
         ),
     )
 }
