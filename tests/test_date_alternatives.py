@@ -9,7 +9,7 @@ from eviscope.builders.eviscope.answer_forms import answer_form
 from eviscope.builders.eviscope.conflict_edits import repaired_conflict
 from eviscope.builders.eviscope.conflict_lints import ConflictCase, lint_answers_question, run_lints
 from eviscope.builders.eviscope.date_forms import date_alternatives, date_options, date_problem, parse_date
-from eviscope.builders.eviscope.quartets import _date_context_problem
+from eviscope.builders.eviscope.eligibility import _date_context_problem
 from eviscope.builders.eviscope.surface_types import date_grain
 
 SURFACES = [
