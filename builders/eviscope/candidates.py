@@ -25,7 +25,7 @@ from eviscope.builders.eviscope.conflict_lints import (
     run_lints,
     without_cue_sentences,
 )
-from eviscope.builders.eviscope.eligibility import _cheap_checks, _Eligible, _occurrences
+from eviscope.builders.eviscope.eligibility import Rejection, _cheap_checks, _Eligible, _occurrences
 from eviscope.builders.eviscope.retrieval import _RelatedPassages
 from eviscope.builders.eviscope.windows import _balanced_pair, _gap, conflict_window, gap_target
 from eviscope.core.normalize import tokens
@@ -70,11 +70,11 @@ class Candidate:
 
 def find_candidates(
     squad: Squad, seed: int, progress: Callable[[Iterable], Iterable] = iter
-) -> tuple[list[Candidate], Counter[str], list[list[Entity]], Counter[str]]:
-    """Every eligible base question of ``squad``, in source order, why the others were not, the
-    paragraphs' named entities, and how many same-article passages the leak check passed over (by
+) -> tuple[list[Candidate], Counter[Rejection], list[list[Entity]], Counter[str]]:
+    """Every eligible base question of ``squad``, in source order, why the others were not (by
+    :class:`~eviscope.builders.eviscope.eligibility.Rejection`), the paragraphs' named entities, and how many same-article passages the leak check passed over (by
     reason id)."""
-    rejected: Counter[str] = Counter()
+    rejected: Counter[Rejection] = Counter()
     eligible: list[_Eligible] = []
     entities = paragraph_entities(squad, progress)
     known = article_labels(squad, entities)
@@ -82,7 +82,7 @@ def find_candidates(
     for question in progress(squad.questions):
         title = squad.paragraphs[question.paragraph].title
         checked = _cheap_checks(squad, question, cued, entities[question.paragraph], known[title])
-        if isinstance(checked, str):
+        if isinstance(checked, Rejection):
             rejected[checked] += 1
         else:
             eligible.append(checked)
@@ -94,12 +94,12 @@ def find_candidates(
     candidates: list[Candidate] = []
     for item in eligible:
         made = _make_candidate(squad, item, seed, names, retriever, believability)
-        if isinstance(made, str):
+        if isinstance(made, Rejection):
             rejected[made] += 1
         else:
             candidates.append(made)
             if not made.believable:
-                rejected[f"no alternative is believable against the article: {made.unbelievable}"] += 1
+                rejected[Rejection("unbelievable", made.unbelievable)] += 1
     return candidates, rejected, entities, retriever.rejected
 
 
@@ -110,12 +110,12 @@ def _make_candidate(
     names: _NamePool,
     retriever: _RelatedPassages,
     believability: Believability,
-) -> Candidate | str:
+) -> Candidate | Rejection:
     paragraph = squad.paragraphs[item.question.paragraph]
     rng = random.Random(f"{seed}:{item.question.id}:conflict")
     options = _alternatives(item, paragraph.context, paragraph.title, rng, names)
     if not options:
-        return f"no same-type alternative for an answer of type {item.type}"
+        return Rejection("no_same_type_alternative", item.type)
     span_text = paragraph.context[slice(*item.support_span)]
     base = without_cue_sentences(paragraph.context)
     base_start = _occurrences(base, item.core)[0] if base != paragraph.context else item.core_start
@@ -136,10 +136,10 @@ def _make_candidate(
 
     made = next(filter(None, map(passage, options[:12])), None)
     if made is None:
-        return "no alternative passes the six lints"
+        return Rejection("no_alternative_passes_lints")
     related = retriever.related(squad, item.question, item.aliases)
     if not related:
-        return "no same-article passage without a gold alias that passes the leak check"
+        return Rejection("no_related_passage")
     answer = Answer(item.question.paragraph, item.core_start, item.core, item.type, item.question.question)
     unbelievable = believability.problem(answer, made[1])
     believable = made

@@ -107,7 +107,7 @@ def build_eviscope(
         "questions_scanned": len(squad.questions),
         "eligible_questions": len(believable),
         "eligible_questions_legacy": len(candidates),
-        "rejected": dict(sorted(rejected.items())),
+        "rejected": dict(sorted((str(reason), n) for reason, n in rejected.items())),
         "believability": believability_counts(candidates),
         "leak_check": {
             "reasons": LEAK_REASONS,
