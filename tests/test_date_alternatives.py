@@ -9,7 +9,7 @@ from eviscope.builders.eviscope.answer_forms import answer_form
 from eviscope.builders.eviscope.conflict_edits import repaired_conflict
 from eviscope.builders.eviscope.conflict_lints import ConflictCase, lint_answers_question, run_lints
 from eviscope.builders.eviscope.date_forms import date_alternatives, date_options, date_problem, parse_date
-from eviscope.builders.eviscope.quartets import _date_context_problem
+from eviscope.builders.eviscope.eligibility import REJECTIONS, _date_context_problem
 from eviscope.builders.eviscope.surface_types import date_grain
 
 SURFACES = [
@@ -135,7 +135,7 @@ def test_date_forms_without_an_alternative_are_named(answer: str, reason: str) -
 )
 def test_contexts_that_pin_the_date_are_rejected_with_a_reason(text: str, answer: str, reason: str) -> None:
     start = text.index(answer)
-    assert _date_context_problem(text, start, start + len(answer)) == reason
+    assert REJECTIONS[_date_context_problem(text, start, start + len(answer))] == reason
 
 
 def test_a_date_alternative_passes_the_six_lints_and_another_kind_fails_same_type() -> None:

@@ -1,6 +1,6 @@
 """The semantic type of a SQuAD answer in its sentence, from spaCy's named entities and the question.
 
-This is the typing signal that *chooses* conflict alternatives (:mod:`eviscope.builders.eviscope.quartets`).
+This is the typing signal that *chooses* conflict alternatives (:mod:`eviscope.builders.eviscope.candidates`).
 The lint that checks them uses an independent one (:mod:`eviscope.builders.eviscope.surface_types`).
 
 Named entities come from spaCy's English pipeline ``en_core_web_sm`` 3.8.0 (MIT licence, trained on

@@ -17,12 +17,12 @@ and redraws the others (the report's ``believability`` counts both). ``eviscope-
 30 per article (the dev set has 48 articles), so that paired tests have power where 40 quartets have
 none. 280 is about what the eligible questions allow under that cap (282 can be drawn), once no paragraph and
 gold answer, and no question, is drawn twice, every quartet has a second same-article passage and
-its conflict passage a window (:func:`~eviscope.builders.eviscope.quartets.conflict_window`),
+its conflict passage a window (:func:`~eviscope.builders.eviscope.windows.conflict_window`),
 since a base question needs a same-type alternative that a reader of the article believes; it was
 1,000 when any name of the same string form passed, 580 before the rules of believability, 430
 before the rules that the second strict whole-article read asked for, 300 before those of the fourth (issue 23).
 ``eviscope-xl`` shows its rows in the balanced layout
-(:func:`~eviscope.builders.eviscope.quartets.quartet_rows`), so that no count tells its variants
+(:func:`~eviscope.builders.eviscope.assembly.quartet_rows`), so that no count tells its variants
 apart; ``v1`` and ``v1.1`` keep the paper's. Every build audits each config for evidence-blind
 shortcuts (:func:`eviscope.suites.eviscope.shortcuts.audit`) and reports it beside the lints.
 """
@@ -42,7 +42,9 @@ from eviscope.builders.eviscope.answer_types import (
     model_version,
     typer_accuracy,
 )
+from eviscope.builders.eviscope.assembly import check_doc_ids, lint_report, quartet_rows
 from eviscope.builders.eviscope.believability import RULES, shared_believability
+from eviscope.builders.eviscope.candidates import Candidate, answer_of, find_candidates
 from eviscope.builders.eviscope.conflict_lints import LINTS
 from eviscope.builders.parquet_split import write_split
 from eviscope.suites.eviscope.leaks import LEAK_REASONS
@@ -96,7 +98,7 @@ def build_eviscope(
     paragraphs (:mod:`eviscope.suites.eviscope.row_context`, with its answer-leak guard); ids, gold and
     schema are unchanged, and the report says which documents the guard left without neighbours.
     """
-    candidates, rejected, entities, leaked = q.find_candidates(squad, seed, progress)
+    candidates, rejected, entities, leaked = find_candidates(squad, seed, progress)
     believable = [c for c in candidates if c.believable]
     checker = shared_believability(squad, entities)
     report: dict = {
@@ -105,7 +107,7 @@ def build_eviscope(
         "questions_scanned": len(squad.questions),
         "eligible_questions": len(believable),
         "eligible_questions_legacy": len(candidates),
-        "rejected": dict(sorted(rejected.items())),
+        "rejected": dict(sorted((str(reason), n) for reason, n in rejected.items())),
         "believability": believability_counts(candidates),
         "leak_check": {
             "reasons": LEAK_REASONS,
@@ -135,15 +137,15 @@ def build_eviscope(
         rows = [
             row
             for quartet in quartets
-            for row in q.quartet_rows(squad, quartet, config.legacy_conflicts, seed, config.params.balanced)
+            for row in quartet_rows(squad, quartet, config.legacy_conflicts, seed, config.params.balanced)
         ]
         context = None
         if contextualize:
             rows, context = contextualize_rows(rows, articles)
-        q.check_doc_ids(rows)
+        check_doc_ids(rows)
         table = write_split(out_dir, name, rows, EVISCOPE_FEATURES)
         digest = update_card(out_dir / "README.md", name, EVISCOPE_FEATURES, len(rows), table.nbytes)
-        lints = q.lint_report(squad, quartets, config.legacy_conflicts)
+        lints = lint_report(squad, quartets, config.legacy_conflicts)
         report["configs"][name] = {
             "quartets": len(quartets),
             "rows": len(rows),
@@ -169,7 +171,7 @@ def build_eviscope(
             previous = q.select(candidates, config.params, seed)
             report["configs"][name]["believability"] = believability_counts(previous, len(quartets))
             report["configs"][name]["believable_pass"] = sum(
-                checker.problem(q.answer_of(squad, c), c.conflict_answer) is None
+                checker.problem(answer_of(squad, c), c.conflict_answer) is None
                 for c in (quartet.candidate for quartet in quartets)
             )
         if context is not None:
@@ -177,7 +179,7 @@ def build_eviscope(
     return report
 
 
-def believability_counts(candidates: list[q.Candidate], drawn: int | None = None) -> dict:
+def believability_counts(candidates: list[Candidate], drawn: int | None = None) -> dict:
     """Per rule of :data:`~eviscope.builders.eviscope.believability.RULES`: how many of ``candidates``
     it leaves without a believable alternative (``removed``) and how many it gives another one
     (``replaced``: the first alternative that passes the six lints was not believable).

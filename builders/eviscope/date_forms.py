@@ -392,7 +392,7 @@ HOLIDAYS: tuple[str, ...] = (
     "Independence Day",
 )
 """Holidays and feasts: no alternative is made for a date answer that is one, and a day or month
-whose sentence names one is not changed (:mod:`eviscope.builders.eviscope.quartets`)."""
+whose sentence names one is not changed (:mod:`eviscope.builders.eviscope.eligibility`)."""
 _HOLIDAY = re.compile(r"\b(?:" + "|".join(HOLIDAYS) + ")", re.IGNORECASE)
 _RANGE = re.compile(
     r"\b(?:between|from|to|through|until|till|and)\b|centuries|\d\s*[–—-]\s*\d|[a-z]\s*[–—]\s*\w",

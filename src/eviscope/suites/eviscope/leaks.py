@@ -6,7 +6,7 @@ is not enough to see every alias: it drops punctuation, so a range "1754–1763"
 ``17541763`` and holds neither year. The leak check reads a passage more strictly, and a passage
 that fails it is never shown as a related, same-article or other-article passage. Each reason has
 an id (:data:`LEAK_REASONS`), counted in the build report. The builder
-(:mod:`eviscope.builders.eviscope.quartets`) checks every passage it shows; the contextualization
+(:mod:`eviscope.builders.eviscope.retrieval`) checks every passage it shows; the contextualization
 guard (:mod:`eviscope.suites.eviscope.row_context`) checks every neighbouring paragraph it adds.
 
 >>> leak("When did the war end?", ["1763"], "The French and Indian War (1754–1763) was a war.", False)

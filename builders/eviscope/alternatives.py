@@ -1,0 +1,214 @@
+"""Believable same-type alternatives to a base question's core answer, most believable first
+(:func:`_alternatives`): years, dates and numbers made from the core, person names from the same
+article's role words (:class:`_NamePool`)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from eviscope.builders.eviscope.answer_forms import (
+    NUMBER_WORDS,
+    answer_form,
+    number_value,
+    substitute_number,
+    substitute_year,
+)
+from eviscope.builders.eviscope.answer_types import Entity
+from eviscope.builders.eviscope.date_forms import date_alternatives, parse_date
+from eviscope.builders.eviscope.eligibility import _Eligible
+from eviscope.builders.eviscope.surface_types import TITLES
+from eviscope.core.normalize import STOPWORDS, contains, tokens
+from eviscope.core.sentences import sentence_at
+from eviscope.suites.eviscope.squad_source import Squad
+
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
+
+
+class _NamePool:
+    """Person names by the role word that introduces them in each article ("quarterback Cam Newton")."""
+
+    def __init__(self, squad: Squad, entities: list[list[Entity]]) -> None:
+        self.roles: dict[str, dict[str, set[str]]] = {}
+        for paragraph, ents in zip(squad.paragraphs, entities, strict=True):
+            for start, end, label in ents:
+                role = role_before(paragraph.context, start)
+                name = paragraph.context[start:end]
+                if (
+                    label == "PERSON"
+                    and role
+                    and answer_form(name) == "name"
+                    and not name.endswith(("'s", "’s"))
+                ):
+                    self.roles.setdefault(role, {}).setdefault(paragraph.title, set()).add(name)
+
+    def options(self, title: str, kind: str, role: str | None) -> list[str]:
+        """Believable alternatives for a person of article ``title`` that ``role`` introduces.
+
+        A person that a role word introduces ("quarterback Cam Newton") is replaced by a person the
+        same role word introduces in the same article. A person with no role word, a title ("king")
+        or a kinship word ("his successor") has none (read: "Mark Twain", "Milton Friedman" and
+        "Ögedei Khan" in unrelated roles, "the Scots king Louis XIV", were not believable).
+        """
+        if kind != "person" or not role or role in TITLES or role in _KIN_ROLES:
+            return []
+        return sorted(self.roles.get(role, {}).get(title, set()))
+
+
+_KIN_ROLES = frozenset(
+    [
+        "successor",
+        "predecessor",
+        "son",
+        "daughter",
+        "father",
+        "mother",
+        "wife",
+        "husband",
+        "brother",
+        "sister",
+        "nephew",
+        "niece",
+        "uncle",
+        "aunt",
+        "cousin",
+        "grandson",
+        "granddaughter",
+        "grandfather",
+        "grandmother",
+        "friend",
+        "rival",
+        "partner",
+        "descendant",
+        "ancestor",
+        "heir",
+        "widow",
+    ]
+)
+"""Words before a name that say how a person relates to another, not what the person does."""
+_ROLE = re.compile(r"(?<![\w-])([a-z][a-z-]{2,})\s+$")
+_NOT_ROLES = STOPWORDS | {
+    "from",
+    "including",
+    "include",
+    "includes",
+    "named",
+    "called",
+}
+"""Words before a name that never name a role: the stopwords (``by`` and ``with`` among them) and these."""
+
+
+def role_before(text: str, start: int) -> str | None:
+    """The lower-case word just before ``start`` that may name a role ("composer", "quarterback").
+
+    >>> role_before("minimalist composer Philip Glass", 20), role_before("drawings by Andrea Palladio", 12)
+    ('composer', None)
+    """
+    match = _ROLE.search(text[max(0, start - 40) : start])
+    return match.group(1) if match and match.group(1) not in _NOT_ROLES else None
+
+
+_WORD_NUMBERS = re.compile(r"\b(?:" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
+
+
+def _numbers_in(sentence: str) -> list[float]:
+    """Every number of ``sentence``, in digits or in words ("two tumen (20,000 soldiers)": 2 and 20,000)."""
+    digits = [float(m.group().replace(",", "")) for m in _NUMBER_IN_TEXT.finditer(sentence)]
+    return digits + [float(number_value(m.group())) for m in _WORD_NUMBERS.finditer(sentence)]
+
+
+def _keeps_order(old: str, new: str, others: list[float]) -> bool:
+    """``new`` stands in the same order (less, equal, greater) as ``old`` to every other number."""
+    a, b = number_value(old), number_value(new)
+    return all((a > x) == (b > x) and (a < x) == (b < x) for x in others)
+
+
+def _alternatives(
+    item: _Eligible, context: str, title: str, rng: random.Random, names: _NamePool
+) -> list[str]:
+    """Same-type alternatives to the core, most believable first, that the support does not state.
+
+    A year stays within ten years, no later than the passage's latest year, in the same order to every
+    year of the passage; a date keeps its form within the window of its kind, in the same order to
+    every date and year of the passage (:func:`~eviscope.builders.eviscope.date_forms.date_alternatives`),
+    keeping any part of it the question names and adding none; a number keeps its form, roundness and order to every other number of its
+    sentence (a part stays below its total). A name comes from :meth:`_NamePool.options`, with a
+    full name for a full name, never sharing a word with a gold alias or the question, never of
+    the other gender by the US census given-name list.
+    """
+    asked = set(tokens(item.question.question)) - _STOP
+
+    def usable(option: str) -> bool:
+        words = set(tokens(option)) - _STOP
+        return (
+            not contains(context, option)
+            and not words & asked
+            and not any(
+                contains(option, a) or contains(a, option) or words & set(tokens(a)) for a in item.aliases
+            )
+            and not _other_gender(item.core, option)
+        )
+
+    if item.type == "date":
+        answer = parse_date(item.core)
+        if answer is None:
+            return []
+        kept = set(tokens(item.core)) & asked
+        dates = [
+            o.text
+            for o in date_alternatives(answer, context, item.core_start)
+            if not contains(context, o.text)
+            and not any(contains(o.text, a) or contains(a, o.text) for a in item.aliases)
+            and kept <= set(tokens(o.text))
+            and not (set(tokens(o.text)) - set(tokens(item.core))) & asked
+        ]
+        rng.shuffle(dates)
+        return dates
+    if item.type in {"year", "quantity"}:
+        s, e = sentence_at(context, item.core_start)
+        if item.type == "year":
+            # Years keep their order to every year of the passage and stay within its time span.
+            s, e = 0, len(context)
+        rest = context[s : item.core_start] + " " + context[item.core_start + len(item.core) : e]
+        others = [x for x in _numbers_in(rest) if item.type == "quantity" or 1000 <= x <= 2100]
+        make = substitute_year if item.type == "year" else substitute_number
+        options = sorted({make(item.core, rng) for _ in range(16)})
+        options = [o for o in options if usable(o) and _keeps_order(item.core, o, others)]
+        if item.type == "year":
+            latest = max([int(item.core), *(x for x in others if x == int(x))])
+            options = [o for o in options if int(o) <= latest]
+            if re.match(r"^[^.;]{0,30}\b[Cc]ensus\b", context[item.core_start + len(item.core) :]):
+                options = [o for o in options if int(o) % 10 == int(item.core) % 10]  # censuses are decennial
+        if "%" in item.core or "percent" in item.core:
+            options = [o for o in options if number_value(o) <= 100]
+        rng.shuffle(options)
+        return options
+    words = len(item.core.split())
+    titled = _titled(item.core)
+    fitting = [
+        o
+        for o in names.options(title, item.type, role_before(context, item.core_start))
+        if usable(o)
+        and (len(o.split()) >= 2) == (words >= 2)
+        and _titled(o) == titled
+        and (" and " in o or " & " in o) == (" and " in item.core or " & " in item.core)
+    ]
+    top, rest = fitting[:6], fitting[6:]
+    rng.shuffle(top)
+    return top + rest
+
+
+def _titled(name: str) -> bool:
+    """The name starts with a title or rank ("Queen Victoria", "Pope Leo X", "Saint Paul")."""
+    return name.split()[0].lower().rstrip(".") in TITLES
+
+
+def _other_gender(old: str, new: str) -> bool:
+    """Both names start with a given name of the US census list, one mostly female, the other mostly male."""
+    from probablepeople.gender import gender_names
+
+    a, b = (gender_names.get(name.split()[0].lower()) for name in (old, new))
+    return a is not None and b is not None and abs(a - b) > 0.8
+
+
+_STOP = frozenset({"of", "and", "de", "la", "le", "von", "van", "der", "du", "st", "saint", "new", "united"})

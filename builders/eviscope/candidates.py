@@ -1,0 +1,177 @@
+"""Every eligible base question of SQuAD as a :class:`Candidate` (:func:`find_candidates`): past the
+cheap checks (:mod:`~eviscope.builders.eviscope.eligibility`), with a believable same-type alternative
+(:mod:`~eviscope.builders.eviscope.alternatives`) whose repaired conflict passage passes all six lints,
+a related passage (:mod:`~eviscope.builders.eviscope.retrieval`), and, for a balanced config, a
+conflict window (:mod:`~eviscope.builders.eviscope.windows`). Its alternative must also be believable
+against the whole article (:mod:`~eviscope.builders.eviscope.believability`): where the first
+alternative that passes the lints is not, the next that passes both is taken, and a question with none
+is drawn only by the legacy construction (``v1``)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+
+from eviscope.builders.eviscope.alternatives import _alternatives, _NamePool
+from eviscope.builders.eviscope.answer_types import Entity, article_labels, paragraph_entities
+from eviscope.builders.eviscope.believability import Answer, Believability, shared_believability
+from eviscope.builders.eviscope.conflict_edits import repaired_conflict
+from eviscope.builders.eviscope.conflict_lints import (
+    ConflictCase,
+    conflict_cues_in,
+    run_lints,
+    without_cue_sentences,
+)
+from eviscope.builders.eviscope.eligibility import Rejection, _cheap_checks, _Eligible, _occurrences
+from eviscope.builders.eviscope.retrieval import _RelatedPassages
+from eviscope.builders.eviscope.windows import _balanced_pair, _gap, conflict_window, gap_target
+from eviscope.core.normalize import tokens
+from eviscope.suites.eviscope.squad_source import Question, Squad
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An eligible base question with everything its quartet needs from its own article."""
+
+    question: Question
+    title: str
+    aliases: tuple[str, ...]
+    type: str
+    """The answer's semantic type (:mod:`eviscope.builders.eviscope.question_types`)."""
+    support_span: tuple[int, int]
+    related: int
+    """Paragraph index of the related (insufficient) passage."""
+    balanced_related: tuple[tuple[int, int], tuple[int, int]] | None
+    """The two same-article passages of a balanced config, each a paragraph of the
+    :data:`~eviscope.builders.eviscope.retrieval.RELATED_POOL` best related ones and the end of its first
+    sentences shown: the first shown in ``insufficient`` rows, the second in ``noisy`` and
+    ``insufficient`` rows, chosen by :func:`~eviscope.builders.eviscope.windows._balanced_pair` so that
+    two same-article passages stand to each other in length as the support and its conflict window do
+    (``None``: the article has fewer than two, or the conflict passage has no window)."""
+    conflict_text: str
+    conflict_answer: str
+    drops_cue_sentences: bool
+    """The conflict passage is made on the support less its sentences that hold a conflict cue."""
+    window: tuple[str, str] | None = None
+    """A balanced config's conflict passage and the same window of the support
+    (:func:`~eviscope.builders.eviscope.windows.conflict_window`), cut to a length gap drawn as the other
+    rows' gaps are (:func:`~eviscope.builders.eviscope.windows.gap_target`); ``None``: none passes."""
+    unbelievable: str | None = None
+    """The rule of :data:`~eviscope.builders.eviscope.believability.RULES` that rejects the alternative
+    the six lints alone would take (the first that passes them), or ``None``."""
+    believable: bool = True
+    """An alternative passes the six lints and every rule of believability against the article
+    (:attr:`conflict_answer` is it); else the question is drawn only by the legacy construction
+    (``v1``), whose conflict passage is not this one."""
+
+
+def find_candidates(
+    squad: Squad, seed: int, progress: Callable[[Iterable], Iterable] = iter
+) -> tuple[list[Candidate], Counter[Rejection], list[list[Entity]], Counter[str]]:
+    """Every eligible base question of ``squad``, in source order, why the others were not (by
+    :class:`~eviscope.builders.eviscope.eligibility.Rejection`), the paragraphs' named entities, and how many same-article passages the leak check passed over (by
+    reason id)."""
+    rejected: Counter[Rejection] = Counter()
+    eligible: list[_Eligible] = []
+    entities = paragraph_entities(squad, progress)
+    known = article_labels(squad, entities)
+    cued = {i for i, p in enumerate(squad.paragraphs) if conflict_cues_in(p.context)}
+    for question in progress(squad.questions):
+        title = squad.paragraphs[question.paragraph].title
+        checked = _cheap_checks(squad, question, cued, entities[question.paragraph], known[title])
+        if isinstance(checked, Rejection):
+            rejected[checked] += 1
+        else:
+            eligible.append(checked)
+
+    names = _NamePool(squad, entities)
+    retriever = _RelatedPassages(squad)
+    believability = shared_believability(squad, entities)
+
+    candidates: list[Candidate] = []
+    for item in eligible:
+        made = _make_candidate(squad, item, seed, names, retriever, believability)
+        if isinstance(made, Rejection):
+            rejected[made] += 1
+        else:
+            candidates.append(made)
+            if not made.believable:
+                rejected[Rejection("unbelievable", made.unbelievable)] += 1
+    return candidates, rejected, entities, retriever.rejected
+
+
+def _make_candidate(
+    squad: Squad,
+    item: _Eligible,
+    seed: int,
+    names: _NamePool,
+    retriever: _RelatedPassages,
+    believability: Believability,
+) -> Candidate | Rejection:
+    paragraph = squad.paragraphs[item.question.paragraph]
+    rng = random.Random(f"{seed}:{item.question.id}:conflict")
+    options = _alternatives(item, paragraph.context, paragraph.title, rng, names)
+    if not options:
+        return Rejection("no_same_type_alternative", item.type)
+    span_text = paragraph.context[slice(*item.support_span)]
+    base = without_cue_sentences(paragraph.context)
+    base_start = _occurrences(base, item.core)[0] if base != paragraph.context else item.core_start
+
+    def passage(alternative: str) -> tuple[str, str] | None:
+        """The conflict passage and alternative, where they pass the six lints."""
+        if re.search(r"\b(?:a|A)n? $", paragraph.context[: item.core_start]) and (
+            paragraph.context[item.core_start - 2 : item.core_start - 1] == "n"
+        ) != (alternative[:1].lower() in "aeiou"):
+            return None
+        if item.core.startswith("The ") and not alternative.lower().startswith("the "):
+            alternative = "The " + alternative
+        conflict_text = repaired_conflict(base, item.core, base_start, alternative)
+        case = ConflictCase(
+            item.question.question, item.aliases, paragraph.context, span_text, conflict_text, alternative
+        )
+        return (conflict_text, alternative) if all(r.ok for r in run_lints(case).values()) else None
+
+    made = next(filter(None, map(passage, options[:12])), None)
+    if made is None:
+        return Rejection("no_alternative_passes_lints")
+    related = retriever.related(squad, item.question, item.aliases)
+    if not related:
+        return Rejection("no_related_passage")
+    answer = Answer(item.question.paragraph, item.core_start, item.core, item.type, item.question.question)
+    unbelievable = believability.problem(answer, made[1])
+    believable = made
+    if unbelievable:
+        fits = (passage(o) for o in options if believability.problem(answer, o) is None)
+        believable = next(filter(None, fits), None)
+    candidate = Candidate(
+        item.question,
+        paragraph.title,
+        item.aliases,
+        item.type,
+        item.support_span,
+        related[0],
+        None,
+        *(believable or made),
+        base != paragraph.context,
+        None,
+        unbelievable,
+        believable is not None,
+    )
+    window = conflict_window(squad, candidate, gap_target(seed, item.question.id))
+    if window is None:
+        return candidate
+    gap = _gap(len(paragraph.context), len(window[0]))
+    return replace(
+        candidate, window=window, balanced_related=_balanced_pair(squad, related, len(paragraph.context), gap)
+    )
+
+
+def answer_of(squad: Squad, candidate: Candidate) -> Answer:
+    """Where the candidate's core answer stands, for the rules of believability."""
+    core = min(candidate.aliases, key=lambda a: (len(tokens(a)), len(a)))
+    paragraph = candidate.question.paragraph
+    start = _occurrences(squad.paragraphs[paragraph].context, core)[0]
+    return Answer(paragraph, start, core, candidate.type, candidate.question.question)
