@@ -19,6 +19,7 @@ from runner_fixtures import ANSWER, read_jsonl
 from eviscope.cli import main
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.schemas import ANSWER_SCHEMA, answer_schema
+from eviscope.suites.forcebench.rows import read_rows
 from eviscope.suites.forcebench.task import label_schema
 
 
@@ -160,7 +161,10 @@ def test_forcebench_judge_predictions_are_scored_by_forcebench(fake_vllm, built_
     )
     results = json.loads(capsys.readouterr().out)
     # a tie on every contrast pair is a violation (MVR counts contrast pairs, LPR the licensed ones)
-    assert results["mvr"] == 1.0 and results["n"] + results["n_licensed"] == len(preds)
+    # the headline is the eval split; the judge's replies on pool rows are set aside, and counted
+    headline = sum(p["split"] == "eval" for p in read_rows(built_dataset))
+    assert results["mvr"] == 1.0 and results["n"] + results["n_licensed"] == headline
+    assert results["set_aside"] == len(preds) - headline > 0
 
 
 def test_a_request_round_trips_through_json_with_its_ray_options(tmp_path):

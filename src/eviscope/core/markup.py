@@ -1,7 +1,9 @@
 """Safe HTML of the data's own text: everything shown is HTML-escaped before any markup is added.
 
 >>> diff_html("scoring 11 points", "scoring 24 points")
-'scoring <del>11</del> <ins>24</ins> points'
+'scoring <del>11</del><ins>24</ins> points'
+>>> diff_html("a schedule in 1978. Carolina", "a schedule in 1986. Carolina")
+'a schedule in <del>1978</del><ins>1986</ins>. Carolina'
 >>> highlight("The battle was in 1066. It rained.", "The battle was in 1066.")
 '<mark>The battle was in 1066.</mark> It rained.'
 """
@@ -11,6 +13,9 @@ from __future__ import annotations
 import difflib
 import html
 import re
+
+_TOKEN = re.compile(r"\s+|\w+|[^\w\s]")
+"""A diff's tokens: runs of spaces, of word characters, or one other character."""
 
 
 def highlight(text: str, span: str) -> str:
@@ -22,15 +27,16 @@ def highlight(text: str, span: str) -> str:
 
 
 def diff_html(old: str, new: str) -> str:
-    """A word-level diff of ``new`` against ``old``: removed words struck (``<del>``), added marked (``<ins>``)."""
-    a, b = re.findall(r"\S+", old), re.findall(r"\S+", new)
+    """A diff of ``new`` against ``old`` by words and punctuation, keeping the text's own spacing:
+    removed tokens struck (``<del>``), added ones marked (``<ins>``)."""
+    a, b = _TOKEN.findall(old), _TOKEN.findall(new)
     out: list[str] = []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
         if op == "equal":
-            out.append(html.escape(" ".join(a[i1:i2])))
+            out.append(html.escape("".join(a[i1:i2])))
             continue
         if i2 > i1:
-            out.append(f"<del>{html.escape(' '.join(a[i1:i2]))}</del>")
+            out.append(f"<del>{html.escape(''.join(a[i1:i2]))}</del>")
         if j2 > j1:
-            out.append(f"<ins>{html.escape(' '.join(b[j1:j2]))}</ins>")
-    return " ".join(out)
+            out.append(f"<ins>{html.escape(''.join(b[j1:j2]))}</ins>")
+    return "".join(out)
