@@ -122,7 +122,7 @@ def main() -> None:
         eviscope("run", "--config", FORCEBENCH, "--dataset", str(sample), "--judge", judge,
                  *server, "--max-tokens", "64", "--out", str(out))  # fmt: skip
         eviscope("score", str(out / PREDICTIONS_FILE), "--config", FORCEBENCH, "--dataset", str(args.dataset), "--subset")  # fmt: skip
-        runs.append((FORCEBENCH, f"{args.label} {judge} judge ({args.pairs}-pair eval sample)", out, True))
+        runs.append((FORCEBENCH, f"{args.label} {judge} judge ({args.pairs} eval pairs)", out, True))
     index = []
     if (args.out / INDEX).exists():
         kept = json.loads((args.out / INDEX).read_text(encoding="utf-8"))["results"]
