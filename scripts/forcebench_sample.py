@@ -6,7 +6,7 @@ proportion of contrast and licensed (control) pairs the build has. The folder ho
 sampled Parquet file (no card, so no checksum to check); score the run against the full build with
 ``eviscope score … --config forcebench --subset``, which reads the sampled ids from the predictions.
 
-    python scripts/forcebench_sample.py --dataset dataset --pairs 100 --seed 0 --out runs/forcebench-sample
+    python scripts/forcebench_sample.py --dataset dataset --split eval --pairs 100 --seed 0 --out runs/forcebench-sample
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from eviscope.core.layout import split_path
@@ -48,12 +49,16 @@ def main() -> None:
     parser.add_argument("--dataset", type=Path, default=Path("dataset"), help="folder `eviscope build` wrote")
     parser.add_argument("--pairs", type=int, default=100, help="pairs in the sample (default: 100)")
     parser.add_argument("--seed", type=int, default=0, help="sampling seed (default: 0)")
+    parser.add_argument("--split", help="sample only the rows of this split (the `split` column, e.g. eval)")
     parser.add_argument("--out", type=Path, required=True, help="dataset folder to write")
     args = parser.parse_args()
     table = pq.read_table(split_path(args.dataset, CONFIG))
+    if args.split is not None:
+        table = table.filter(pc.equal(table.column("split"), args.split))
     ids, kinds = table.column("id").to_pylist(), table.column("pair_type").to_pylist()
     if not 0 < args.pairs <= len(ids):
-        parser.error(f"--pairs must be 1..{len(ids)}, the pairs of {CONFIG} in {args.dataset}")
+        where = f" ({args.split} split)" if args.split else ""
+        parser.error(f"--pairs must be 1..{len(ids)}, the pairs of {CONFIG}{where} in {args.dataset}")
     keep = set(sample_ids(ids, kinds, args.pairs, args.seed))
     sample = table.filter([ident in keep for ident in ids])
     out = split_path(args.out, CONFIG)
@@ -61,7 +66,8 @@ def main() -> None:
     pq.write_table(sample, out)
     counts = sample.column("pair_type").value_counts().to_pylist()
     shown = ", ".join(f"{c['counts']} {c['values']}" for c in counts)
-    print(f"{out}: {sample.num_rows} of {len(ids)} pairs of {CONFIG} (seed {args.seed}: {shown})")
+    where = f" {args.split} split" if args.split else ""
+    print(f"{out}: {sample.num_rows} of {len(ids)} pairs of the {CONFIG}{where} (seed {args.seed}: {shown})")
 
 
 if __name__ == "__main__":

@@ -2,12 +2,13 @@
 
 Runs SmolLM2-135M-Instruct (or the model ``--model`` names) behind an OpenAI-compatible server on
 every ``eviscope-v1.1`` row with both policies and as the generic and force-aware ForceBench judge
-on a seeded sample of ForceBench pairs (``scripts/forcebench_sample.py``); scores each run,
-compares vanilla and gate (exact McNemar, bootstrap interval), scores the evidence-blind reference
+on a seeded sample of the ForceBench eval split (``scripts/forcebench_sample.py --split eval``);
+scores each run, compares vanilla and gate (exact McNemar, bootstrap interval), scores the evidence-blind reference
 systems, and copies what the Space and the README need into ``src/eviscope/space/reference/``
 (predictions, manifests, reports without the failing quartets' passages, the comparison) with the
 ``index.json`` the Space reads (:mod:`eviscope.space.reference`). Every run resumes from its
-journal, so a second call only rescores and recopies.
+journal, so a second call only rescores and recopies. ``--configs`` redoes the runs of some configs
+and keeps the index's entries of the others.
 
 Start the server first (README, "Reference results"), then, from the repository root, after
 ``eviscope build``:
@@ -64,6 +65,22 @@ def eviscope(*args: str, capture: bool = False) -> str:
     return done.stdout or ""
 
 
+def compare_and_blind(runs: Path, model: str, dataset: Path, out: Path) -> None:
+    """``eviscope compare`` of the vanilla and gate runs, and the scores of the evidence-blind
+    systems on the same build, into ``out``."""
+    vanilla, gate = (runs / f"{model}-{policy}" / PREDICTIONS_FILE for policy in POLICIES)
+    compared = eviscope("compare", str(vanilla), str(gate), "--dataset", str(dataset), "--json", capture=True)
+    blind = {}
+    for system in BLIND:
+        eviscope("baseline", "--system", system, "--config", EVISCOPE, "--dataset", str(dataset))
+        predictions = runs / f"{system}-{EVISCOPE}" / PREDICTIONS_FILE
+        scored = eviscope("score", str(predictions), "--dataset", str(dataset), "--json", capture=True)
+        blind[system] = json.loads(scored)["overall"]
+    comparison = {"a": str(vanilla), "b": str(gate), "comparison": json.loads(compared)}
+    (out / "compare-vanilla-gate.json").write_text(json.dumps(comparison, indent=2) + "\n")
+    (out / "evidence-blind.json").write_text(json.dumps(blind, indent=2) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base-url", required=True, help="the OpenAI-compatible server's URL (…/v1)")
@@ -78,6 +95,10 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="ForceBench sampling seed (default: 0)")
     parser.add_argument("--out", type=Path, default=REFERENCE_DIR, help="where the committed results go")
+    parser.add_argument(
+        "--configs", nargs="+", choices=(EVISCOPE, FORCEBENCH), default=[EVISCOPE, FORCEBENCH],
+        help="the configs whose runs to (re)do; the index keeps its entries of the others",
+    )  # fmt: skip
     args = parser.parse_args()
     os.environ.setdefault("OPENAI_API_KEY", "none")
     server = ["--backend", "openai", "--base-url", args.base_url, "--model", args.model,
@@ -86,34 +107,26 @@ def main() -> None:
     sample = args.runs / "forcebench-sample"
     subprocess.run(
         [sys.executable, str(REPO / "scripts" / "forcebench_sample.py"), "--dataset", str(args.dataset),
-         "--pairs", str(args.pairs), "--seed", str(args.seed), "--out", str(sample)],
+         "--split", "eval", "--pairs", str(args.pairs), "--seed", str(args.seed), "--out", str(sample)],
         check=True,
     )  # fmt: skip
     runs: list[tuple[str, str, Path, bool]] = []  # (config, system, run folder, scored on a subset)
-    for policy in POLICIES:
+    for policy in POLICIES if EVISCOPE in args.configs else ():
         out = args.runs / f"{args.model}-{policy}"
         eviscope("run", "--config", EVISCOPE, "--dataset", str(args.dataset), "--policy", policy,
                  *server, "--max-tokens", "256", "--out", str(out))  # fmt: skip
         eviscope("score", str(out / PREDICTIONS_FILE), "--config", EVISCOPE, "--dataset", str(args.dataset))
         runs.append((EVISCOPE, f"{args.label} {policy} (reference)", out, False))
-    for judge in JUDGES:
+    for judge in JUDGES if FORCEBENCH in args.configs else ():
         out = args.runs / f"{args.model}-forcebench-{judge}"
         eviscope("run", "--config", FORCEBENCH, "--dataset", str(sample), "--judge", judge,
                  *server, "--max-tokens", "64", "--out", str(out))  # fmt: skip
         eviscope("score", str(out / PREDICTIONS_FILE), "--config", FORCEBENCH, "--dataset", str(args.dataset), "--subset")  # fmt: skip
-        runs.append((FORCEBENCH, f"{args.label} {judge} judge ({args.pairs}-pair sample)", out, True))
-    vanilla, gate = (args.runs / f"{args.model}-{policy}" / PREDICTIONS_FILE for policy in POLICIES)
-    compared = eviscope(
-        "compare", str(vanilla), str(gate), "--dataset", str(args.dataset), "--json", capture=True
-    )
-    blind = {}
-    for system in BLIND:
-        eviscope("baseline", "--system", system, "--config", EVISCOPE, "--dataset", str(args.dataset))
-        predictions = args.runs / f"{system}-{EVISCOPE}" / PREDICTIONS_FILE
-        scored = eviscope("score", str(predictions), "--dataset", str(args.dataset), "--json", capture=True)
-        blind[system] = json.loads(scored)["overall"]
-
+        runs.append((FORCEBENCH, f"{args.label} {judge} judge ({args.pairs} eval pairs)", out, True))
     index = []
+    if (args.out / INDEX).exists():
+        kept = json.loads((args.out / INDEX).read_text(encoding="utf-8"))["results"]
+        index = [entry for entry in kept if entry["config"] not in args.configs]
     for config, system, run, subset in runs:
         ids = pq.read_table(split_path(args.dataset, config), columns=["id"]).column("id").to_pylist()
         target = args.out / config / run.name
@@ -129,15 +142,17 @@ def main() -> None:
             "run": f"{config}/{run.name}",
             "ids_sha256": ids_sha256(ids),
         }
-        sample = f"a seeded sample: scripts/forcebench_sample.py --pairs {args.pairs} --seed {args.seed}"
-        index.append({**entry, "subset": True, "note": sample} if subset else entry)
+        note = (
+            "a seeded sample of the eval split: scripts/forcebench_sample.py --split eval "
+            f"--pairs {args.pairs} --seed {args.seed}"
+        )
+        index.append({**entry, "subset": True, "note": note} if subset else entry)
     served = {"model": MODEL, "server": SERVER}
     (args.out / INDEX).write_text(
         json.dumps({"served": served, "results": index}, indent=2) + "\n", encoding="utf-8"
     )
-    comparison = {"a": str(vanilla), "b": str(gate), "comparison": json.loads(compared)}
-    (args.out / EVISCOPE / "compare-vanilla-gate.json").write_text(json.dumps(comparison, indent=2) + "\n")
-    (args.out / EVISCOPE / "evidence-blind.json").write_text(json.dumps(blind, indent=2) + "\n")
+    if EVISCOPE in args.configs:
+        compare_and_blind(args.runs, args.model, args.dataset, args.out / EVISCOPE)
     print(f"wrote {args.out} ({len(index)} reference runs)")
 
 

@@ -293,11 +293,15 @@ def _final_check(out: Path, ids: list[str], config: str) -> dict[str, Any]:
     except (OSError, ValueError) as err:
         manifest = {}
         problems.append(f"manifest.json: {err}")
-    expected = {"status": "complete", "config": config, "backend": "openai", "model": "stub",
-                "rows": {"total": len(ids), "done": len(ids)}}  # fmt: skip
+    expected = {"status": "complete", "config": config, "backend": "openai", "model": "stub"}
     for key, value in expected.items():
         if manifest.get(key) != value:
             problems.append(f"manifest {key}={manifest.get(key)!r}, expected {value!r}")
+    rows = manifest.get("rows") or {}
+    if (rows.get("total"), rows.get("done")) != (len(ids), len(ids)) or not isinstance(
+        rows.get("sha256"), str
+    ):
+        problems.append(f"manifest rows={rows!r}, expected {len(ids)} total and done, and their sha256")
     calls = sum(first[i]["usage"]["calls"] for i in ids if i in first)
     if manifest.get("usage", {}).get("calls") != calls:
         problems.append(f"manifest usage.calls={manifest.get('usage', {}).get('calls')}, journal: {calls}")

@@ -7,9 +7,12 @@ import json
 from runner_fixtures import ANSWER, chat_server, read_jsonl
 
 from eviscope.cli import main
+from eviscope.runner.manifest import rows_sha256
+from eviscope.runner.session import asks_other_rows
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.policies import render
 from eviscope.suites.eviscope.schemas import ANSWER_SCHEMA, answer_schema
+from eviscope.suites.eviscope.task import EviScopeTask
 
 
 def _prompt(body):
@@ -46,6 +49,10 @@ def test_429_500_and_timeouts_are_retried_and_counted(built_dataset, tmp_path):
     )
     assert manifest["engine_calls"] == 12 and manifest["usage"]["calls"] == 12
     assert manifest["prices"] == {"usd_per_1m_prompt_tokens": 1.0, "usd_per_1m_completion_tokens": 10.0}
+    asked = load_rows("eviscope-v1.1", built_dataset)[:3]  # the rows --limit 3 asked, and only those
+    assert manifest["rows"]["sha256"] == rows_sha256(EviScopeTask("vanilla"), asked)
+    assert asks_other_rows("eviscope-v1.1", asked, manifest) is False
+    assert asks_other_rows("eviscope-v1.1", asked[:2], manifest) is True
 
 
 def _row_schemas(dataset):

@@ -85,3 +85,28 @@ def test_baseline_then_compare(dataset, tmp_path, capsys):
     assert result["metrics"]["noise_robustness"]["p_value"] == 1.0
     code, out, _ = run(capsys, "compare", files["oracle"], files["always-answer"], "--dataset", dataset)
     assert code == 0 and "McNemar p" in out and "ERS" in out
+
+
+def test_score_warns_in_one_line_when_the_run_beside_the_predictions_asked_other_rows(
+    dataset, tmp_path, capsys
+):
+    from eviscope.runner.manifest import rows_sha256
+    from eviscope.suites.eviscope.dataset import load_rows
+    from eviscope.suites.eviscope.task import EviScopeTask
+
+    rows = load_rows(CONFIG, dataset)
+    redrawn = [{**rows[0], "question": "Where did the other event happen?"}, *rows[1:]]  # same ids
+    run_dir = tmp_path / "runs" / "hand"
+    run_dir.mkdir(parents=True)
+    preds = write_jsonl(run_dir / "predictions.jsonl", hand_predictions())
+    for asked, warned in ((rows, False), (redrawn, True)):
+        manifest = {
+            "model": "m",
+            "policy": "vanilla",
+            "rows": {"sha256": rows_sha256(EviScopeTask("vanilla"), asked)},
+        }
+        (run_dir / "manifest.json").write_text(json.dumps(manifest))
+        code, out, err = run(capsys, "score", "--dataset", dataset, preds, "--out", tmp_path / "r")
+        assert code == 0 and "QCS" in out
+        assert err.count("\n") == warned
+        assert ("records a run that asked other rows than the 16 scored" in err) == warned

@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import json
 from pathlib import Path
+from typing import Any
 
 from eviscope.commands import (
     add_config_argument,
@@ -16,8 +17,10 @@ from eviscope.commands import (
 )
 from eviscope.core.datafiles import allowing_modified_data
 from eviscope.core.errors import EviScopeError
-from eviscope.core.layout import report_dir
+from eviscope.core.layout import PREDICTIONS_FILE, report_dir
 from eviscope.core.registry import for_config
+from eviscope.runner.manifest import MANIFEST, read_manifest
+from eviscope.runner.session import asks_other_rows
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -76,6 +79,25 @@ def named_ids(predictions: Path) -> set[str]:
     return ids
 
 
+def _warn_other_rows(config: str, rows: list[dict[str, Any]], predictions: Path) -> None:
+    """One line on stderr when the manifest beside a run folder's predictions records that its run
+    asked other rows than those scored (a row redrawn under the same id, another build)."""
+    if predictions.name != PREDICTIONS_FILE:
+        return
+    try:
+        manifest = read_manifest(predictions.parent)
+    except EviScopeError:  # a broken manifest does not stop a score
+        return
+    if isinstance(manifest, dict) and asks_other_rows(config, rows, manifest):
+        console(stderr=True).print(
+            f"eviscope score: warning: {predictions.parent / MANIFEST} records a run that asked other "
+            f"rows than the {len(rows)} scored (their ids, prompts or schemas differ): the "
+            "predictions answer another build's rows",
+            markup=False,
+            soft_wrap=True,
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     bench = for_config(args.config)
     checks = contextlib.nullcontext()
@@ -94,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
             raise EviScopeError(
                 f"{args.predictions}: --subset, but no prediction names a row of {args.config}"
             )
+    _warn_other_rows(args.config, rows, args.predictions)
     scored = bench.score(args.config, rows, args.predictions, args.out or report_dir(args.predictions))
     if args.json:
         print(json.dumps(scored.report, indent=2, ensure_ascii=False))

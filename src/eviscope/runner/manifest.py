@@ -35,6 +35,17 @@ def text_sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def rows_sha256(task: Task, rows: Iterable[Mapping[str, Any]]) -> str:
+    """The fingerprint of the rows a run asked, recorded as the manifest's ``rows.sha256``: SHA-256
+    of the canonical JSON of each row's id and requests (messages and schema), in id order. Rows
+    asked the same give the same fingerprint whatever else of them differs; a row redrawn under the
+    same id changes it."""
+    asked = sorted(
+        [row["id"], [[request.messages, request.schema] for request in task.requests(row)]] for row in rows
+    )
+    return hashlib.sha256(json.dumps(asked, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
 def schema_hash(schema: Mapping[str, Any]) -> str:
     """SHA-256 of a schema's canonical JSON, recorded in the manifest."""
     return hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()
@@ -164,10 +175,12 @@ def build(
     prices: PriceTable,
     batch_size: int,
     rows_total: int,
+    rows_asked: str,
     records: Iterable[Mapping[str, Any]],
     sessions: list[dict[str, Any]],
 ) -> dict[str, Any]:
-    """The whole manifest, from the run's identity, its backend, and the journal so far."""
+    """The whole manifest, from the run's identity, its backend, the fingerprint of its rows
+    (:func:`rows_sha256`) and the journal so far."""
     records = list(records)
     parse = {
         k: sum(r["parse"].get(k, 0) for r in records)
@@ -196,7 +209,7 @@ def build(
         "truncated": parse["truncated"],
         "prices": prices.as_dict(),
         "usage": totals(records),
-        "rows": {"total": rows_total, "done": done},
+        "rows": {"total": rows_total, "done": done, "sha256": rows_asked},
         "engine_calls": _engine_calls(sessions, records),
         "started_at": (previous or {}).get("started_at") or now(),
         "finished_at": now() if done == rows_total else None,

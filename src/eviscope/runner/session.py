@@ -129,6 +129,19 @@ def settings_from_manifest(manifest: Mapping[str, Any]) -> BackendSettings:
     return backend_settings(str(manifest.get("backend")), recorded)
 
 
+def asks_other_rows(config: str, rows: list[dict[str, Any]], manifest: Mapping[str, Any]) -> bool | None:
+    """Whether the run ``manifest`` records asked other rows of ``config`` than ``rows`` (their
+    ids, prompts or schemas differ: :func:`~eviscope.runner.manifest.rows_sha256`, the task rebuilt
+    from the options the manifest records); None when it records no fingerprint (an older run)."""
+    recorded = (manifest.get("rows") or {}).get("sha256")
+    if not isinstance(recorded, str):
+        return None
+    bench = for_config(config)
+    given = {option.name: manifest.get(option.name) for option in bench.run_options}
+    task = bench.task(task_options(bench, config, given), str(manifest.get("model") or ""))
+    return manifests.rows_sha256(task, rows) != recorded
+
+
 def _prepare(request: RunRequest) -> tuple[Benchmark, Task, list[dict[str, Any]], dict[str, Any] | None]:
     bench = for_config(request.config)
     options = task_options(bench, request.config, request.options)
@@ -269,6 +282,7 @@ def _write(
         prices=request.settings.prices,
         batch_size=request.settings.batch_size,
         rows_total=len(rows),
+        rows_asked=manifests.rows_sha256(task, rows),
         records=[records[row["id"]] for row in rows if row["id"] in records],
         **state,
     )

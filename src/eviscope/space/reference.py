@@ -5,8 +5,10 @@ Each is a run folder committed under ``eviscope/space/reference/`` (``prediction
 system name the leaderboard gives it, the config, and the SHA-256 of the sorted row ids it was
 scored on. At start the Space scores each listed run against the rows it serves, through the same
 library path as a submission, and shows it beside the submissions (it is never written to the
-results store). A run whose config the Space does not serve, or whose rows differ from the served
-ones (another build), is left off with one line in the log: numbers scored on other rows would
+results store). A run whose config the Space does not serve, whose rows differ from the served
+ones (another build), or whose manifest's fingerprint of the rows it asked
+(:func:`~eviscope.runner.manifest.rows_sha256`) is not that of the served rows (a row redrawn
+under the same id), is left off with one line in the log: numbers scored on other rows would
 mislead. An entry with ``"subset": true`` (a seeded sample of the config) is scored on the rows its
 predictions name, as ``eviscope score --subset`` does.
 """
@@ -23,6 +25,7 @@ from typing import Any
 
 from eviscope.core.errors import EviScopeError
 from eviscope.core.layout import PREDICTIONS_FILE
+from eviscope.runner.session import asks_other_rows
 from eviscope.space.submissions import score_submission
 
 __all__ = ["REFERENCE_DIR", "ids_sha256", "reference_records"]
@@ -79,6 +82,11 @@ def reference_records(
                 wanted = _predicted_ids(predictions)
                 rows = [row for row in rows if row["id"] in wanted]
             manifest: Mapping[str, Any] = json.loads((run / MANIFEST).read_text(encoding="utf-8"))
+            other = asks_other_rows(config, rows, manifest)
+            if other is not False:
+                why = "asked other rows than those served" if other else "records no fingerprint"
+                log.info("reference %r left off %s: its manifest %s (rows.sha256)", system, config, why)
+                continue
             scored = score_submission(config, system, predictions, rows)
         except (OSError, ValueError, KeyError, EviScopeError) as err:
             log.warning("reference %r left off %s: %s", system, config, err)
