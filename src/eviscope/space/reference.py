@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.jsonl import jsonl_lines
 from eviscope.core.layout import PREDICTIONS_FILE
 from eviscope.runner.session import asks_other_rows
 from eviscope.space.submissions import score_submission
@@ -48,8 +49,7 @@ def ids_sha256(ids: Iterable[str]) -> str:
 
 
 def _predicted_ids(path: Path) -> set[str]:
-    with path.open(encoding="utf-8") as lines:
-        return {json.loads(line)["id"] for line in lines if line.strip()}
+    return {json.loads(line)["id"] for _, line in jsonl_lines(path)}
 
 
 def reference_records(
