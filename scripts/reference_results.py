@@ -72,8 +72,19 @@ def compare_and_blind(runs: Path, model: str, dataset: Path, out: Path) -> None:
     compared = eviscope("compare", str(vanilla), str(gate), "--dataset", str(dataset), "--json", capture=True)
     blind = {}
     for system in BLIND:
-        eviscope("baseline", "--system", system, "--config", EVISCOPE, "--dataset", str(dataset))
-        predictions = runs / f"{system}-{EVISCOPE}" / PREDICTIONS_FILE
+        folder = runs / f"{system}-{EVISCOPE}"
+        eviscope(
+            "baseline",
+            "--system",
+            system,
+            "--config",
+            EVISCOPE,
+            "--dataset",
+            str(dataset),
+            "--out",
+            str(folder),
+        )
+        predictions = folder / PREDICTIONS_FILE
         scored = eviscope("score", str(predictions), "--dataset", str(dataset), "--json", capture=True)
         blind[system] = json.loads(scored)["overall"]
     comparison = {"a": str(vanilla), "b": str(gate), "comparison": json.loads(compared)}
