@@ -34,15 +34,15 @@ docstring to it:
 | modality | `likelihood-to-certainty`         | `is/are/was/were (very/highly/more) likely to`                                                                                                                                                                   | `… certain to`                                      | 2              |
 | modality | `suggestion-to-proof`             | `suggest(s/ed) that`, `indicate(s/d) that`                                                                                                                                                                       | `prove(s/d) that`                                   | 2              |
 | modality | `belief-to-knowledge`             | `is/are/was/were thought/believed/considered/said/presumed/suspected to`                                                                                                                                         | `… known to`                                        | 2              |
-| modality | `frequency-to-universality`       | `sometimes`, `often`, `frequently`, `usually`, `generally`, `typically`, `commonly` (not before `known as`, `called`, …)                                                                                         | `always`                                            | 2              |
+| modality | `frequency-to-universality`       | `sometimes`, `often`, `frequently`, `usually`, `generally`, `typically`, `commonly` (not before `known as`, `called`, …)                                                                                         | `always`; rejected: `frequency_not_modality`        | 2              |
 | scope    | `quantifier-to-universal`         | `some`, `many`, `several`, `most` before `of` or a plural noun (not `times`, `years`, …; not after `is/are/was/were`, `as`, `how`, `so`, `too`; not before `N, including`/`such as`; not with `others` after it) | `all`                                               | 3 / 2 / 2 / 1  |
 | scope    | `majority-to-universal`           | `the/a majority of`                                                                                                                                                                                              | `all of`                                            | 1              |
 | scope    | `mainly-to-only`                  | `mainly`, `primarily`, `chiefly` / `mostly`, `largely`, `predominantly`                                                                                                                                          | `only` / `entirely`                                 | 2              |
 | scope    | `some-cases-to-all-cases`         | `in some/many/most cases`                                                                                                                                                                                        | `in all cases`                                      | 2              |
-| scope    | `population-to-general`           | `in/among/for` + a study population (`children`, `women`, `mice`, `patients with X`, …)                                                                                                                          | deleted                                             | 2 (animals: 3) |
-| scope    | `jurisdiction-to-general`         | `in/across/throughout` + a named jurisdiction (`the United States`, `the UK`, `California`, …), not in a list, not right after a verb or a number (an event's place or a count's, not a scope)                   | deleted                                             | 2              |
-| temporal | `as-of-to-current`                | `as of [month] [day,] year`, `as of the year census/survey/estimates/figures/data`, in a sentence without `was/were/had/did` or `today/currently/now`                                                            | `currently`                                         | 2              |
-| temporal | `prediction-to-future-fact`       | `is/are expected/projected/predicted/forecast/scheduled/set/planned/slated/poised/anticipated/on track to`                                                                                                       | `will`                                              | 2              |
+| scope    | `population-to-general`           | `in/among/for` + a study population (`children`, `women`, `mice`, `patients with X`, …)                                                                                                                          | deleted; rejected: `qualifier_deleted`              | 2 (animals: 3) |
+| scope    | `jurisdiction-to-general`         | `in/across/throughout` + a named jurisdiction (`the United States`, `the UK`, `California`, …), not in a list, not right after a verb or a number (an event's place or a count's, not a scope)                   | deleted; rejected: `qualifier_deleted`              | 2              |
+| temporal | `as-of-to-current`                | `as of [month] [day,] year`, `as of the year census/survey/estimates/figures/data`, in a sentence without `was/were/had/did`, `today/currently/now` or a present perfect (`has been`)                            | `currently`                                         | 2              |
+| temporal | `prediction-to-future-fact`       | `is/are expected/projected/predicted/forecast/planned/poised/anticipated/on track to` (not `set`/`scheduled`/`slated to`: an arranged future that `will` restates)                                               | `will`                                              | 2              |
 | temporal | `past-state-to-present`           | `was/were the` + superlative or office (`largest`, `capital`, `president`, …), in a sentence with no date or time phrase                                                                                         | `is/are the …`                                      | 2              |
 | temporal | `past-count-to-present`           | `had a population of`, `had N employees/members/residents/…`                                                                                                                                                     | `has …`                                             | 2              |
 | temporal | `past-ranking-to-present`         | `was/were ranked/rated/named/voted/listed` (not `named after/for`), in a sentence with no date or time phrase                                                                                                    | `is/are …`                                          | 2              |
@@ -549,6 +549,7 @@ RULES: tuple[Rule, ...] = (
         _const("always"),
         2,
         "a tendency, not something that always holds",
+        reject="frequency_not_modality",
         licensing=Licensing(
             at_level("frequency", governed), raised_marker(r"\b(?:always|invariably|without exception)\b")
         ),
@@ -626,6 +627,7 @@ RULES: tuple[Rule, ...] = (
         _const(""),
         lambda m: 3 if m.group(1) in {"mice", "rats", "animals", "primates", "monkeys", "dogs"} else 2,
         "a specific study population, not everyone",
+        reject="qualifier_deleted",
         severity_doc="2 (animals: 3)",
         licensing=Licensing(
             phrase(1), raised_marker(r"\b(?:everyone|everybody|all ages|regardless of age|all people)\b")
@@ -640,6 +642,7 @@ RULES: tuple[Rule, ...] = (
         _const(""),
         2,
         "one jurisdiction, not everywhere",
+        reject="qualifier_deleted",
         veto_before=re.compile(
             r"\b(?:\w+ed|\w+ing|was|were|is|are|be|been|began|begun|held|born|made|built|sold|grown|known|found"
             r"|took|won|lived|died|released)$|\d"
@@ -663,29 +666,32 @@ RULES: tuple[Rule, ...] = (
         _const("currently"),
         2,
         "a state as of a given date, not the current state",
-        veto=re.compile(r"\b(?:was|were|had|did|today|currently|now|at present|presently)\b", re.I),
+        veto=re.compile(
+            r"\b(?:was|were|had|did|today|currently|now|at present|presently)\b"
+            r"|\b(?:has|have)(?: not| never| also| only| long)? (?:been|\w+ed|\w+en)\b",
+            re.I,
+        ),
         licensing=Licensing(same_year, raised_marker(r"\b(?:currently|now|today|at present|presently)\b")),
-        limiter="`as of [month] [day,] year`, `as of the year census/survey/estimates/figures/data`, in a sentence without `was/were/had/did` or `today/currently/now`",
+        limiter="`as of [month] [day,] year`, `as of the year census/survey/estimates/figures/data`, in a sentence without `was/were/had/did`, `today/currently/now` or a present perfect (`has been`)",
         raised_form="`currently`",
     ),
     Rule(
         "temporal",
         "prediction-to-future-fact",
         re.compile(
-            r"\b(?:is|are) (?:expected|projected|predicted|forecast|scheduled|set|planned|slated|poised"
-            r"|anticipated|on track) to\b"
+            r"\b(?:is|are) (?:expected|projected|predicted|forecast|planned|poised|anticipated|on track) to\b"
         ),
         _const("will"),
         2,
         "a prediction, not a settled future fact",
         licensing=Licensing(
             marker(
-                r"\b(?:expected|projected|predicted|forecast|anticipated|scheduled|planned|set to|slated|poised"
+                r"\b(?:expected|projected|predicted|forecast|anticipated|planned|poised"
                 r"|on track|estimated to|likely to|aims? to|plans? to)\b"
             ),
-            raised_marker(r"\bwill\b|\bshall\b"),
+            raised_marker(r"\bwill\b|\bshall\b|\b(?:set|scheduled|slated) to\b"),
         ),
-        limiter="`is/are expected/projected/predicted/forecast/scheduled/set/planned/slated/poised/anticipated/on track to`",
+        limiter="`is/are expected/projected/predicted/forecast/planned/poised/anticipated/on track to` (not `set`/`scheduled`/`slated to`: an arranged future that `will` restates)",
         raised_form="`will`",
     ),
     Rule(
