@@ -125,6 +125,24 @@ def test_deontic_shifts_are_modality_never_relation(claim: str, axis: str) -> No
             None,
             "unnatural_claim",
         ),
+        (  # fb-18542283b8: a reference's author list copied as a claim
+            "Kadin, M. E., Levi, E. & Kempf, W. Progression of lymphomatoid papulosis to systemic lymphoma is "
+            "associated with escape from growth inhibition.",
+            None,
+            "unnatural_claim",
+        ),
+        (  # fb-3bc9b307dc: TeX markup copied from a scraped answer
+            "Their mass grows as $R^3$ with the radius while the area of the wheel is expected to grow as "
+            "$R^2$ only.",
+            None,
+            "unnatural_claim",
+        ),
+        (  # fb-e682f94c56: a list glued on after a colon
+            "There are several steps your healthcare provider may take to make an accurate diagnosis "
+            "including: Asking questions about your symptoms.",
+            None,
+            "unnatural_claim",
+        ),
         (  # a scope marker inside a superlative: "the first ... on several charts" says no less
             "The song became a number one hit in the UK, the first by an Epstein-managed Liverpool group "
             "to achieve this on many charts.",
@@ -261,3 +279,13 @@ def test_a_control_is_not_lowered_inside_a_superlative() -> None:
     assert [r for r in rows if r["pair_type"] == "licensed"] == []
     removed = stats["licensed/attribution_claim"]["rejected"]
     assert sum(removed["quantifier_in_superlative"].values()) >= 1
+
+
+def test_mostly_after_a_modal_is_raised_to_only_not_entirely() -> None:
+    # fb-50e42c8f8f, fb-673f759665: "The layoffs will mostly come from ..." was raised to "will entirely come from ..."
+    claim = "The layoffs will mostly come from Facebook, Instagram and WhatsApp."
+    assert [e.raised for e in find_edits(claim, "scope")] == [
+        "The layoffs will only come from Facebook, Instagram and WhatsApp."
+    ]
+    adjective = "The human energy used to propel bicycles is renewable and largely non-polluting."
+    assert [e.new for e in find_edits(adjective, "scope")] == ["entirely"]

@@ -372,6 +372,8 @@ _SUPERLATIVE_BEFORE = re.compile(
 )
 """A superlative or ordinal whose clause runs on to the scope marker (no clause break between)."""
 _MIXED_CONDITIONAL = re.compile(r"\b(?:will|may|might|can)\b.*\bhad (?:\w+ ){1,4}not\b", re.I)
+_AUTHOR_LIST = re.compile(r"^[A-Z][a-z]+, (?:[A-Z]\. ?)+,")
+_LIST_AFTER_COLON = re.compile(r"\b(?:including|include|includes|following|as follows): [A-Z]")
 _QUESTION_OPENER = re.compile(
     r"^(?:Think|Consider|Ask|Imagine|Remember|Decide|Figure out)\b"
     r"|^\w+, (?:who|what|which|where|when|why|how) (?:is|are|was|were|do|does|did)\b"
@@ -382,10 +384,15 @@ def _unnatural(text: str) -> bool:
     """A garbled claim: a doubled word or verb (``is were``), unbalanced brackets or quotes, a dangling
     last word, sentences glued together (``(2007).This``), a number glued to letters (``4IR``), a
     pointer into the source (``Passage ID 3``), a mixed conditional (``every dollar … will save $32
-    had the owner not paid``), or an imperative or question, not a statement (``Think, who are the
-    top 3-5 stakeholders …``)."""
+    had the owner not paid``), an imperative or question, not a statement (``Think, who are the
+    top 3-5 stakeholders …``), a reference's author list (``Kadin, M. E., Levi, E. & Kempf, W.
+    Progression …``), a list glued on after a colon (``including: Asking questions …``) or TeX
+    markup (``as $R^2$``)."""
     return bool(
         _MIXED_CONDITIONAL.search(text)
+        or _AUTHOR_LIST.search(text)
+        or _LIST_AFTER_COLON.search(text)
+        or re.search(r"\$(?!\d)", text)
         or _QUESTION_OPENER.search(text)
         or _REPEATED_WORD.search(text)
         or _DOUBLED_VERB.search(text)
