@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from eviscope.builders.forcebench.drafting import REJECTION_REASONS, draft_rows, lowerings
-from eviscope.suites.forcebench.patterns import find_edits
+from eviscope.suites.forcebench.patterns import find_edits, licenses_raised
 
 
 def _source(claim: str, passage: str, row_id: str = "HAGRID_1") -> dict:
@@ -82,6 +82,72 @@ def test_deontic_shifts_are_modality_never_relation(claim: str, axis: str) -> No
             "The the committee may approve the budget of the city council (as stated.",
             None,
             "unnatural_claim",
+        ),
+        (  # fb-2dda9646dd, read as off axis: a frequency word is no modality
+            "As explorers traipsed around the globe and discovered new places, they often had no idea what "
+            "to call them, so they asked the locals.",
+            None,
+            "frequency_not_modality",
+        ),
+        (  # fb-9fc068ffaa: "generally provided" -> "always provided"
+            "Palliative care, which is generally provided on an inpatient basis, is designated for patients "
+            "regardless of their life expectancy.",
+            None,
+            "frequency_not_modality",
+        ),
+        (  # fb-1ab29217e3: dropping "in South Africa" leaves the same claim elided (SARS)
+            "Residents who pay taxes in South Africa have to fill in an annual tax return form and submit it "
+            "to SARS.",
+            None,
+            "qualifier_deleted",
+        ),
+        (  # fb-370f54247d: dropping "in Canada"
+            "The name of the law that was passed to legalize euthanasia in Canada is Bill C-14.",
+            None,
+            "qualifier_deleted",
+        ),
+        (  # fb-20ee34353c: dropping "in children", a population
+            "While the exact number of needlestick injuries in children is unknown, even one injury is "
+            "enough to cause public alarm.",
+            None,
+            "qualifier_deleted",
+        ),
+        (  # fb-67096d0d25: a mixed conditional copied from the source
+            "Porter calculated that every dollar invested in a retrofit may save $32 had the property owner "
+            "not paid for seismic upgrades.",
+            "Porter calculated that every dollar invested in a retrofit may save $32 had the property owner "
+            "not paid for seismic upgrades.",
+            "unnatural_claim",
+        ),
+        (  # fb-88a6b355a9: an imperative question, not a statement
+            "Think, who are the top 3-5 stakeholders that you want deeply involved in the planning and "
+            "review of the product roadmap.",
+            None,
+            "unnatural_claim",
+        ),
+        (  # fb-18542283b8: a reference's author list copied as a claim
+            "Kadin, M. E., Levi, E. & Kempf, W. Progression of lymphomatoid papulosis to systemic lymphoma is "
+            "associated with escape from growth inhibition.",
+            None,
+            "unnatural_claim",
+        ),
+        (  # fb-3bc9b307dc: TeX markup copied from a scraped answer
+            "Their mass grows as $R^3$ with the radius while the area of the wheel is expected to grow as "
+            "$R^2$ only.",
+            None,
+            "unnatural_claim",
+        ),
+        (  # fb-e682f94c56: a list glued on after a colon
+            "There are several steps your healthcare provider may take to make an accurate diagnosis "
+            "including: Asking questions about your symptoms.",
+            None,
+            "unnatural_claim",
+        ),
+        (  # a scope marker inside a superlative: "the first ... on several charts" says no less
+            "The song became a number one hit in the UK, the first by an Epstein-managed Liverpool group "
+            "to achieve this on many charts.",
+            None,
+            "quantifier_in_superlative",
         ),
         (  # the calibrated claim names a place the passage does not
             "Some patients in Ohio recovered within a week.",
@@ -178,3 +244,48 @@ def test_a_control_whose_lowering_breaks_the_grammar_is_not_drafted() -> None:
     ]
     assert not any(" is were " in r["calibrated_claim"] for r in rows)
     assert sum(stats["licensed/attribution_claim"]["rejected"]["unnatural_claim"].values()) >= 1
+
+
+def test_as_of_is_not_raised_to_currently_in_a_present_perfect() -> None:
+    # fb-eabe260314: "Currently, the Autódromo Hermanos Rodríguez has been the only venue ..."
+    claim = (
+        "As of 2018, the Autódromo Hermanos Rodríguez has been the only venue for the F1 Mexican Grand Prix."
+    )
+    assert [e for e in find_edits(claim, "temporal") if e.rule.name == "as-of-to-current"] == []
+    kept = "As of 2019, New Jersey has nine casinos."
+    assert [e.raised for e in find_edits(kept, "temporal")] == ["Currently, New Jersey has nine casinos."]
+
+
+@pytest.mark.parametrize("verb", ["set", "scheduled", "slated"])
+def test_an_arranged_future_is_no_prediction_and_licenses_will(verb: str) -> None:
+    # fb-a6570141de: "is set to earn" a contracted salary already says "will earn"
+    claim = f"Golden State Warriors superstar Stephen Curry is {verb} to earn $48.07 million in 2022-23."
+    assert list(find_edits(claim, "temporal")) == []
+    expected = "Stephen Curry is expected to earn $48.07 million in 2022-23."
+    edit = next(find_edits(expected, "temporal"))
+    assert edit.raised == "Stephen Curry will earn $48.07 million in 2022-23."
+    assert licenses_raised(f"Stephen Curry is {verb} to earn $48.07 million in 2022-23.", edit)
+
+
+def test_a_control_is_not_lowered_inside_a_superlative() -> None:
+    # fb-0ea85c72a8: "the first ... to achieve this on all charts" lowered to "several charts"
+    sentence = (
+        "The song was produced by George Martin and became a number one hit in the UK, the first by an "
+        "Epstein-managed Liverpool group to achieve this on all charts."
+    )
+    contrast = _source("Many types of competitive skiing events are recognized by the IOC.", "", "H_1")
+    contrast["references"] = ["Many types of competitive skiing events are recognized by the IOC."]
+    rows, stats = draft_rows([contrast, _source(sentence, sentence, "H_2")])
+    assert [r for r in rows if r["pair_type"] == "licensed"] == []
+    removed = stats["licensed/attribution_claim"]["rejected"]
+    assert sum(removed["quantifier_in_superlative"].values()) >= 1
+
+
+def test_mostly_after_a_modal_is_raised_to_only_not_entirely() -> None:
+    # fb-50e42c8f8f, fb-673f759665: "The layoffs will mostly come from ..." was raised to "will entirely come from ..."
+    claim = "The layoffs will mostly come from Facebook, Instagram and WhatsApp."
+    assert [e.raised for e in find_edits(claim, "scope")] == [
+        "The layoffs will only come from Facebook, Instagram and WhatsApp."
+    ]
+    adjective = "The human energy used to propel bicycles is renewable and largely non-polluting."
+    assert [e.new for e in find_edits(adjective, "scope")] == ["entirely"]

@@ -61,9 +61,9 @@ def test_the_drafted_pool_reaches_its_targets(built: tuple[Path, dict]) -> None:
     rows = read_rows(out)
     per_axis = Counter((row["axis"], row["pair_type"]) for row in rows)
     # what AttributionBench allows: 60 contrast pairs on modality, scope and numeric, fewer on relation
-    # (34) and temporal (19); 13 to 35 controls per axis under the marker quotas
+    # (33) and temporal (14); 16 to 45 controls per axis under the marker quotas
     for axis in AXES:
-        assert 15 <= per_axis[axis, "contrast"] <= MAX_PER_AXIS
+        assert 10 <= per_axis[axis, "contrast"] <= MAX_PER_AXIS
         assert 10 <= per_axis[axis, "licensed"] <= CONTROLS_PER_AXIS
     assert sum(per_axis[axis, "contrast"] >= 60 for axis in AXES) == 3
     assert {row["claim_source"] for row in rows} <= set(CLAIM_SOURCES)
@@ -298,18 +298,29 @@ def test_the_build_settles_every_candidate_the_committed_marks_hold_for(
 ) -> None:
     candidates = read_rows(built[0])
     recorded = read_marks_file(MARKS_FILE)
-    # the marks were made on exactly the text the build drafts now: none is stale
-    assert {r["id"]: fingerprint(r) for r in candidates} == {i: m.fingerprint for i, m in recorded.items()}
     out, report = settled
     annotation = report["annotation"]
-    assert (annotation["stale"], annotation["unread"], annotation["gone"]) == ([], 0, [])
+    # a candidate the marks hold for is settled when its text is the text that was read; one whose
+    # text changed since (issue 24's second round) is stale, one nobody read is unread: both await
+    # annotation, drafted in pool
+    current = {
+        r["id"] for r in candidates if r["id"] in recorded and recorded[r["id"]].fingerprint == fingerprint(r)
+    }
+    assert annotation["stale"] == sorted(
+        r["id"] for r in candidates if r["id"] in recorded and r["id"] not in current
+    )
+    assert annotation["unread"] == sum(r["id"] not in recorded for r in candidates)
+    assert annotation["settled_from_marks"] == len(current)
     assert annotation["annotators"] == {
         "pass_a": ["reader-A"],
         "pass_b": ["reader-B"],
         "adjudicator": ["adjudicator"],
     }
     rows = load_dataset(str(out), "forcebench", split="test", cache_dir=str(tmp_path)).to_list()
-    assert {r["annotation_status"] for r in rows} == {"adjudicated"}
+    drafted = [r for r in rows if r["annotation_status"] == "drafted"]
+    assert {r["annotation_status"] for r in rows} <= {"adjudicated", "drafted"}
+    assert {r["split"] for r in drafted} <= {"pool"}
+    assert len(drafted) == len(annotation["stale"]) + annotation["unread"]
     assert (
         report["rows"]
         == len(rows)

@@ -366,12 +366,35 @@ _DOUBLED_VERB = re.compile(r"\b(?:is|are|was|were|be|been|being) (?:is|are|was|w
 _DANGLING = re.compile(r"\b(?:and|or|but|of|the|a|an|to|with|as|is|are|etc)\.$", re.I)
 
 
+_SUPERLATIVE_BEFORE = re.compile(
+    r"\bthe (?:first|last|only|most|least|(?!(?:west|rest|test|interest|forest|guest|request|contest|harvest|protest|chest)\b)\w+est)\b(?![^,;:]*[,;:])",
+    re.I,
+)
+"""A superlative or ordinal whose clause runs on to the scope marker (no clause break between)."""
+_MIXED_CONDITIONAL = re.compile(r"\b(?:will|may|might|can)\b.*\bhad (?:\w+ ){1,4}not\b", re.I)
+_AUTHOR_LIST = re.compile(r"^[A-Z][a-z]+, (?:[A-Z]\. ?)+,")
+_LIST_AFTER_COLON = re.compile(r"\b(?:including|include|includes|following|as follows): [A-Z]")
+_QUESTION_OPENER = re.compile(
+    r"^(?:Think|Consider|Ask|Imagine|Remember|Decide|Figure out)\b"
+    r"|^\w+, (?:who|what|which|where|when|why|how) (?:is|are|was|were|do|does|did)\b"
+)
+
+
 def _unnatural(text: str) -> bool:
     """A garbled claim: a doubled word or verb (``is were``), unbalanced brackets or quotes, a dangling
-    last word, sentences glued together (``(2007).This``), a number glued to letters (``4IR``), or a
-    pointer into the source (``Passage ID 3``)."""
+    last word, sentences glued together (``(2007).This``), a number glued to letters (``4IR``), a
+    pointer into the source (``Passage ID 3``), a mixed conditional (``every dollar … will save $32
+    had the owner not paid``), an imperative or question, not a statement (``Think, who are the
+    top 3-5 stakeholders …``), a reference's author list (``Kadin, M. E., Levi, E. & Kempf, W.
+    Progression …``), a list glued on after a colon (``including: Asking questions …``) or TeX
+    markup (``as $R^2$``)."""
     return bool(
-        _REPEATED_WORD.search(text)
+        _MIXED_CONDITIONAL.search(text)
+        or _AUTHOR_LIST.search(text)
+        or _LIST_AFTER_COLON.search(text)
+        or re.search(r"\$(?!\d)", text)
+        or _QUESTION_OPENER.search(text)
+        or _REPEATED_WORD.search(text)
         or _DOUBLED_VERB.search(text)
         or re.search(r"[.!?)][A-Z]", text)
         or re.search(r"\b(?:may|might|could) (?:likely|probably)\b", text)
@@ -403,7 +426,10 @@ REJECTION_REASONS: tuple[str, ...] = (
     "not_association_to_causation",
     "unnatural_raise",
     "bound_deletion_only",
+    "frequency_not_modality",
+    "qualifier_deleted",
     "raise_licensed_by_claim",
+    "quantifier_in_superlative",
     "unnatural_claim",
     "calibrated_exceeds_span",
     *DRAFT_LINTS,
@@ -414,12 +440,17 @@ REJECTION_REASONS: tuple[str, ...] = (
     "over_marker_quota",
 )
 """Every reason a draft is not kept, in the order they are tried (the build report counts each per
-axis). The first three are rules that find a limiter but give no pair of the paper's axes
+axis). The first five are rules that find a limiter but give no pair of the paper's axes
 (``Rule.reject``): help → direct effect and treat → cure are not association → causation; "since
 2010" → "for all time" and "currently" → "always" are not English a person would write; deleting a
-bound ("over", "at least", "up to") changes no precision. ``raise_licensed_by_claim``: a past ranking or
-state that is permanent (``of the decade``, ``first``, ``ever``). ``unnatural_claim``: a garbled claim
-(``_unnatural``). ``calibrated_exceeds_span``: the weaker claim names what the evidence does not. Then
+bound ("over", "at least", "up to") changes no precision; a frequency word ("often", "usually" →
+"always") counts occasions, it is no epistemic or deontic modality (and "always had no idea" is no
+English); deleting a place or population ("in South Africa", "in children") changes more than a
+force marker, and the claim without it reads as the same claim elided. ``raise_licensed_by_claim``: a
+past ranking or state that is permanent (``of the decade``, ``first``, ``ever``).
+``quantifier_in_superlative``: a scope marker inside a superlative or ordinal ("the first … to
+achieve this on all charts"), where "several" neither follows from "all" nor says less.
+``unnatural_claim``: a garbled claim (``_unnatural``). ``calibrated_exceeds_span``: the weaker claim names what the evidence does not. Then
 the nine lints (for controls ``raised_not_licensed`` is replaced by ``stronger_not_in_span``), one
 pair per claim and axis, one axis per claim, the per-axis cap and, for controls, the per-marker
 quota that keeps their markers in the contrast pairs' proportions (``_select_matched``)."""
@@ -436,6 +467,8 @@ def rejection_reasons(candidate: dict[str, Any], edit: Edit) -> list[str]:
         candidate["calibrated_claim"]
     ):
         reasons.append("raise_licensed_by_claim")
+    if edit.rule.axis == "scope" and _SUPERLATIVE_BEFORE.search(candidate["calibrated_claim"][: edit.start]):
+        reasons.append("quantifier_in_superlative")
     if _unnatural(candidate["calibrated_claim"]) or _unnatural(candidate["raised_claim"]):
         reasons.append("unnatural_claim")
     if _exceeds_span(candidate):
@@ -576,14 +609,16 @@ def _select_matched(
     each marker (axis, rule, limiter, raised form) gets slots in proportion to its contrast count, a
     marker short of drafts leaves its slots empty rather than give them to another (so a
     claim-only classifier cannot tell the pair type by the marker), cited claims first, then in
-    hash order. A claim already used (a contrast pair, another control) is skipped and counted."""
+    hash order; axes with fewest contrast pairs first, so a claim that fits two axes goes to the scarcer.
+    A claim already used (a contrast pair, another control) is skipped and counted."""
     candidates = sorted(
         (item for pool in pools for item in pool.chosen()),
         key=lambda item: (item[1]["claim_source"] != "attribution_claim", item[0]),
     )
     pool_of = {id(item[1]): pool for pool in pools for item in pool.passing}
     picked: list[tuple[str, dict[str, Any], Edit]] = []
-    for axis in AXES:
+    contrasts = Counter(key[0] for key in vocabulary.elements())
+    for axis in sorted(AXES, key=lambda axis: (contrasts[axis], AXES.index(axis))):
         counts = {key: n for key, n in vocabulary.items() if key[0] == axis}
         total = sum(counts.values())
         if not total:

@@ -14,43 +14,43 @@ would already warrant the raised form (``licensing``: the checks of
 ``raised_form``, ``severity_doc``). The table is :func:`rules_table`, and a test holds this
 docstring to it:
 
-| axis     | rule                              | limiter in the evidence                                                                                                                                                                                          | raised form                                         | severity       |
-|----------|-----------------------------------|------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------|-----------------------------------------------------|----------------|
-| relation | `association-to-causation`        | `is/are/was/were associated with`, `linked to/with`, `correlated with`                                                                                                                                           | `causes/cause/caused`                               | 2              |
-| relation | `association-to-proven-causation` | `has/have been associated with / linked to / correlated with`                                                                                                                                                    | `has/have been shown to cause`                      | 2              |
-| relation | `associated-to-caused-by`         | `associated with`, `linked to/with`, `related to` after an outcome noun (`deaths related to X`)                                                                                                                  | `caused by`                                         | 2              |
-| relation | `help-to-direct-effect`           | `help(s) (to) VERB` for a listed effect verb (`prevent`, `reduce`, `protect`, …)                                                                                                                                 | `VERB(s)`; rejected: `not_association_to_causation` | 2              |
-| relation | `treatment-to-cure`               | `to/can/may/might/could/will/help(s) treat`                                                                                                                                                                      | `… cure`; rejected: `not_association_to_causation`  | 2              |
-| relation | `risk-increase-to-causation`      | `increase(s/d)/raise(s/d) the risk/chance/likelihood/odds of`                                                                                                                                                    | `cause(s/d)`                                        | 2              |
-| relation | `risk-reduction-to-prevention`    | `reduce(s/d)/lower(s/ed)/decrease(s/d) the risk/chance/likelihood/odds of`                                                                                                                                       | `prevent(s/ed)`                                     | 2              |
-| relation | `risk-factor-to-cause`            | `a risk factor for`, `risk factors for`                                                                                                                                                                          | `a cause of`, `causes of`                           | 2              |
-| relation | `contribution-to-causation`       | `contribute(s/d) to` (not before an `-ing` word)                                                                                                                                                                 | `cause(s/d)`                                        | 1              |
-| modality | `recommendation-to-obligation`    | `is/are recommended`, `recommend(s)` (not before `no`, `not`, `against`)                                                                                                                                         | `is/are required`, `require(s)`                     | 2              |
-| modality | `advice-to-obligation`            | `should`, `ought to` (not in a `whether`/`if` sentence, not `should be noted/mentioned/…`)                                                                                                                       | `must`                                              | 2              |
-| relation | `influence-to-determination`      | `can/may/could/…/that/which/it influence(s)` (a verb, not before a comma)                                                                                                                                        | `… determine(s)`                                    | 2              |
-| relation | `partial-to-sole-cause`           | `partly/partially/in part/largely` before `due to`, `because`, `caused by`, …                                                                                                                                    | deleted                                             | 2              |
-| modality | `possibility-to-certainty`        | `may`, `might`, `could` (not `… not`, not `… have`; not `could` in a past-tense sentence or before `be …ed`)                                                                                                     | `will`                                              | 2              |
-| modality | `hedge-adverb-to-certainty`       | `possibly`, `potentially`, `perhaps`, `probably`, `will/would likely`                                                                                                                                            | `definitely` / `certainly`                          | 2              |
-| modality | `likelihood-to-certainty`         | `is/are/was/were (very/highly/more) likely to`                                                                                                                                                                   | `… certain to`                                      | 2              |
-| modality | `suggestion-to-proof`             | `suggest(s/ed) that`, `indicate(s/d) that`                                                                                                                                                                       | `prove(s/d) that`                                   | 2              |
-| modality | `belief-to-knowledge`             | `is/are/was/were thought/believed/considered/said/presumed/suspected to`                                                                                                                                         | `… known to`                                        | 2              |
-| modality | `frequency-to-universality`       | `sometimes`, `often`, `frequently`, `usually`, `generally`, `typically`, `commonly` (not before `known as`, `called`, …)                                                                                         | `always`                                            | 2              |
-| scope    | `quantifier-to-universal`         | `some`, `many`, `several`, `most` before `of` or a plural noun (not `times`, `years`, …; not after `is/are/was/were`, `as`, `how`, `so`, `too`; not before `N, including`/`such as`; not with `others` after it) | `all`                                               | 3 / 2 / 2 / 1  |
-| scope    | `majority-to-universal`           | `the/a majority of`                                                                                                                                                                                              | `all of`                                            | 1              |
-| scope    | `mainly-to-only`                  | `mainly`, `primarily`, `chiefly` / `mostly`, `largely`, `predominantly`                                                                                                                                          | `only` / `entirely`                                 | 2              |
-| scope    | `some-cases-to-all-cases`         | `in some/many/most cases`                                                                                                                                                                                        | `in all cases`                                      | 2              |
-| scope    | `population-to-general`           | `in/among/for` + a study population (`children`, `women`, `mice`, `patients with X`, …)                                                                                                                          | deleted                                             | 2 (animals: 3) |
-| scope    | `jurisdiction-to-general`         | `in/across/throughout` + a named jurisdiction (`the United States`, `the UK`, `California`, …), not in a list, not right after a verb or a number (an event's place or a count's, not a scope)                   | deleted                                             | 2              |
-| temporal | `as-of-to-current`                | `as of [month] [day,] year`, `as of the year census/survey/estimates/figures/data`, in a sentence without `was/were/had/did` or `today/currently/now`                                                            | `currently`                                         | 2              |
-| temporal | `prediction-to-future-fact`       | `is/are expected/projected/predicted/forecast/scheduled/set/planned/slated/poised/anticipated/on track to`                                                                                                       | `will`                                              | 2              |
-| temporal | `past-state-to-present`           | `was/were the` + superlative or office (`largest`, `capital`, `president`, …), in a sentence with no date or time phrase                                                                                         | `is/are the …`                                      | 2              |
-| temporal | `past-count-to-present`           | `had a population of`, `had N employees/members/residents/…`                                                                                                                                                     | `has …`                                             | 2              |
-| temporal | `past-ranking-to-present`         | `was/were ranked/rated/named/voted/listed` (not `named after/for`), in a sentence with no date or time phrase                                                                                                    | `is/are …`                                          | 2              |
-| temporal | `since-date-to-timeless`          | `since [month] [day,] year` ending a clause, in a sentence with `has`/`have`                                                                                                                                     | `for all time`; rejected: `unnatural_raise`         | 1              |
-| temporal | `current-to-timeless`             | `currently`, `at present`, `presently`, `is/are now` (not `what is now`)                                                                                                                                         | `always`; rejected: `unnatural_raise`               | 1              |
-| numeric  | `approximation-to-exact`          | `about`, `approximately`, `around`, `roughly`, `circa`, `close to`, `(an) estimated`, `some`, `nearly`, `almost` + number                                                                                        | deleted (exact point; `in` before a bare year)      | 1              |
-| numeric  | `bound-to-exact`                  | `more/less/fewer than`, `over`, `under`, `at least`, `at most`, `up to`, `upwards of` + number                                                                                                                   | deleted; rejected: `bound_deletion_only`            | 2              |
-| numeric  | `range-to-endpoint`               | `N to/–M` with N < M (not a year range or a score, no `from`/`between` just before)                                                                                                                              | `M` (range becomes endpoint)                        | 2              |
+| axis     | rule                              | limiter in the evidence                                                                                                                                                                                          | raised form                                                                       | severity       |
+|----------|-----------------------------------|------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------|-----------------------------------------------------------------------------------|----------------|
+| relation | `association-to-causation`        | `is/are/was/were associated with`, `linked to/with`, `correlated with`                                                                                                                                           | `causes/cause/caused`                                                             | 2              |
+| relation | `association-to-proven-causation` | `has/have been associated with / linked to / correlated with`                                                                                                                                                    | `has/have been shown to cause`                                                    | 2              |
+| relation | `associated-to-caused-by`         | `associated with`, `linked to/with`, `related to` after an outcome noun (`deaths related to X`)                                                                                                                  | `caused by`                                                                       | 2              |
+| relation | `help-to-direct-effect`           | `help(s) (to) VERB` for a listed effect verb (`prevent`, `reduce`, `protect`, …)                                                                                                                                 | `VERB(s)`; rejected: `not_association_to_causation`                               | 2              |
+| relation | `treatment-to-cure`               | `to/can/may/might/could/will/help(s) treat`                                                                                                                                                                      | `… cure`; rejected: `not_association_to_causation`                                | 2              |
+| relation | `risk-increase-to-causation`      | `increase(s/d)/raise(s/d) the risk/chance/likelihood/odds of`                                                                                                                                                    | `cause(s/d)`                                                                      | 2              |
+| relation | `risk-reduction-to-prevention`    | `reduce(s/d)/lower(s/ed)/decrease(s/d) the risk/chance/likelihood/odds of`                                                                                                                                       | `prevent(s/ed)`                                                                   | 2              |
+| relation | `risk-factor-to-cause`            | `a risk factor for`, `risk factors for`                                                                                                                                                                          | `a cause of`, `causes of`                                                         | 2              |
+| relation | `contribution-to-causation`       | `contribute(s/d) to` (not before an `-ing` word)                                                                                                                                                                 | `cause(s/d)`                                                                      | 1              |
+| modality | `recommendation-to-obligation`    | `is/are recommended`, `recommend(s)` (not before `no`, `not`, `against`)                                                                                                                                         | `is/are required`, `require(s)`                                                   | 2              |
+| modality | `advice-to-obligation`            | `should`, `ought to` (not in a `whether`/`if` sentence, not `should be noted/mentioned/…`)                                                                                                                       | `must`                                                                            | 2              |
+| relation | `influence-to-determination`      | `can/may/could/…/that/which/it influence(s)` (a verb, not before a comma)                                                                                                                                        | `… determine(s)`                                                                  | 2              |
+| relation | `partial-to-sole-cause`           | `partly/partially/in part/largely` before `due to`, `because`, `caused by`, …                                                                                                                                    | deleted                                                                           | 2              |
+| modality | `possibility-to-certainty`        | `may`, `might`, `could` (not `… not`, not `… have`; not `could` in a past-tense sentence or before `be …ed`)                                                                                                     | `will`                                                                            | 2              |
+| modality | `hedge-adverb-to-certainty`       | `possibly`, `potentially`, `perhaps`, `probably`, `will/would likely`                                                                                                                                            | `definitely` / `certainly`                                                        | 2              |
+| modality | `likelihood-to-certainty`         | `is/are/was/were (very/highly/more) likely to`                                                                                                                                                                   | `… certain to`                                                                    | 2              |
+| modality | `suggestion-to-proof`             | `suggest(s/ed) that`, `indicate(s/d) that`                                                                                                                                                                       | `prove(s/d) that`                                                                 | 2              |
+| modality | `belief-to-knowledge`             | `is/are/was/were thought/believed/considered/said/presumed/suspected to`                                                                                                                                         | `… known to`                                                                      | 2              |
+| modality | `frequency-to-universality`       | `sometimes`, `often`, `frequently`, `usually`, `generally`, `typically`, `commonly` (not before `known as`, `called`, …)                                                                                         | `always`; rejected: `frequency_not_modality`                                      | 2              |
+| scope    | `quantifier-to-universal`         | `some`, `many`, `several`, `most` before `of` or a plural noun (not `times`, `years`, …; not after `is/are/was/were`, `as`, `how`, `so`, `too`; not before `N, including`/`such as`; not with `others` after it) | `all`                                                                             | 3 / 2 / 2 / 1  |
+| scope    | `majority-to-universal`           | `the/a majority of`                                                                                                                                                                                              | `all of`                                                                          | 1              |
+| scope    | `mainly-to-only`                  | `mainly`, `primarily`, `chiefly` / `mostly`, `largely`, `predominantly`                                                                                                                                          | `only` / `entirely` (`only` after a modal: `will mostly come` → `will only come`) | 2              |
+| scope    | `some-cases-to-all-cases`         | `in some/many/most cases`                                                                                                                                                                                        | `in all cases`                                                                    | 2              |
+| scope    | `population-to-general`           | `in/among/for` + a study population (`children`, `women`, `mice`, `patients with X`, …)                                                                                                                          | deleted; rejected: `qualifier_deleted`                                            | 2 (animals: 3) |
+| scope    | `jurisdiction-to-general`         | `in/across/throughout` + a named jurisdiction (`the United States`, `the UK`, `California`, …), not in a list, not right after a verb or a number (an event's place or a count's, not a scope)                   | deleted; rejected: `qualifier_deleted`                                            | 2              |
+| temporal | `as-of-to-current`                | `as of [month] [day,] year`, `as of the year census/survey/estimates/figures/data`, in a sentence without `was/were/had/did`, `today/currently/now` or a present perfect (`has been`)                            | `currently`                                                                       | 2              |
+| temporal | `prediction-to-future-fact`       | `is/are expected/projected/predicted/forecast/planned/poised/anticipated/on track to` (not `set`/`scheduled`/`slated to`: an arranged future that `will` restates)                                               | `will`                                                                            | 2              |
+| temporal | `past-state-to-present`           | `was/were the` + superlative or office (`largest`, `capital`, `president`, …), in a sentence with no date or time phrase                                                                                         | `is/are the …`                                                                    | 2              |
+| temporal | `past-count-to-present`           | `had a population of`, `had N employees/members/residents/…`                                                                                                                                                     | `has …`                                                                           | 2              |
+| temporal | `past-ranking-to-present`         | `was/were ranked/rated/named/voted/listed` (not `named after/for`), in a sentence with no date or time phrase                                                                                                    | `is/are …`                                                                        | 2              |
+| temporal | `since-date-to-timeless`          | `since [month] [day,] year` ending a clause, in a sentence with `has`/`have`                                                                                                                                     | `for all time`; rejected: `unnatural_raise`                                       | 1              |
+| temporal | `current-to-timeless`             | `currently`, `at present`, `presently`, `is/are now` (not `what is now`)                                                                                                                                         | `always`; rejected: `unnatural_raise`                                             | 1              |
+| numeric  | `approximation-to-exact`          | `about`, `approximately`, `around`, `roughly`, `circa`, `close to`, `(an) estimated`, `some`, `nearly`, `almost` + number                                                                                        | deleted (exact point; `in` before a bare year)                                    | 1              |
+| numeric  | `bound-to-exact`                  | `more/less/fewer than`, `over`, `under`, `at least`, `at most`, `up to`, `upwards of` + number                                                                                                                   | deleted; rejected: `bound_deletion_only`                                          | 2              |
+| numeric  | `range-to-endpoint`               | `N to/–M` with N < M (not a year range or a score, no `from`/`between` just before)                                                                                                                              | `M` (range becomes endpoint)                                                      | 2              |
 
 A limiter right after a negation (`not`, `no`, `never`, `n't`, `without`) is not rewritten.
 """
@@ -170,6 +170,7 @@ _OFFICES = (
     "|manager|governor|mayor|king|queen|home|headquarters|record holder|only \\w+)"
 )
 _NUMBER = r"\$?\d[\d,]*(?:\.\d+)?"
+_MODAL_BEHIND = re.compile(r"\b(?:will|would|can|could|may|might|must|should|shall|to) $", re.I)
 _PAST = re.compile(r"\b(?:was|were|had|did)\b", re.I)
 _YEAR_AHEAD = re.compile(r"(?:1[5-9]|20)\d\d\b(?![\d,.]\d)|\d+\s?(?:BCE|BC|CE|AD)\b")
 _IN_BEHIND = re.compile(r"\b(?:in|by|from|since|until|of|to|before|after) $", re.I)
@@ -549,6 +550,7 @@ RULES: tuple[Rule, ...] = (
         _const("always"),
         2,
         "a tendency, not something that always holds",
+        reject="frequency_not_modality",
         licensing=Licensing(
             at_level("frequency", governed), raised_marker(r"\b(?:always|invariably|without exception)\b")
         ),
@@ -591,7 +593,12 @@ RULES: tuple[Rule, ...] = (
         "scope",
         "mainly-to-only",
         re.compile(r"\b(mainly|mostly|primarily|largely|predominantly|chiefly)\b(?! of\b)"),
-        lambda m: "only" if m.group(1).lower() in {"mainly", "primarily", "chiefly"} else "entirely",
+        lambda m: (
+            "only"
+            if m.group(1).lower() in {"mainly", "primarily", "chiefly"}
+            or _MODAL_BEHIND.search(m.string, 0, m.start())
+            else "entirely"
+        ),
         2,
         "mostly, not exclusively",
         licensing=Licensing(
@@ -601,7 +608,7 @@ RULES: tuple[Rule, ...] = (
             raised_marker(r"\b(?:only|solely|entirely|exclusively|wholly)\b"),
         ),
         limiter="`mainly`, `primarily`, `chiefly` / `mostly`, `largely`, `predominantly`",
-        raised_form="`only` / `entirely`",
+        raised_form="`only` / `entirely` (`only` after a modal: `will mostly come` → `will only come`)",
     ),
     Rule(
         "scope",
@@ -626,6 +633,7 @@ RULES: tuple[Rule, ...] = (
         _const(""),
         lambda m: 3 if m.group(1) in {"mice", "rats", "animals", "primates", "monkeys", "dogs"} else 2,
         "a specific study population, not everyone",
+        reject="qualifier_deleted",
         severity_doc="2 (animals: 3)",
         licensing=Licensing(
             phrase(1), raised_marker(r"\b(?:everyone|everybody|all ages|regardless of age|all people)\b")
@@ -640,6 +648,7 @@ RULES: tuple[Rule, ...] = (
         _const(""),
         2,
         "one jurisdiction, not everywhere",
+        reject="qualifier_deleted",
         veto_before=re.compile(
             r"\b(?:\w+ed|\w+ing|was|were|is|are|be|been|began|begun|held|born|made|built|sold|grown|known|found"
             r"|took|won|lived|died|released)$|\d"
@@ -663,29 +672,32 @@ RULES: tuple[Rule, ...] = (
         _const("currently"),
         2,
         "a state as of a given date, not the current state",
-        veto=re.compile(r"\b(?:was|were|had|did|today|currently|now|at present|presently)\b", re.I),
+        veto=re.compile(
+            r"\b(?:was|were|had|did|today|currently|now|at present|presently)\b"
+            r"|\b(?:has|have)(?: not| never| also| only| long)? (?:been|\w+ed|\w+en)\b",
+            re.I,
+        ),
         licensing=Licensing(same_year, raised_marker(r"\b(?:currently|now|today|at present|presently)\b")),
-        limiter="`as of [month] [day,] year`, `as of the year census/survey/estimates/figures/data`, in a sentence without `was/were/had/did` or `today/currently/now`",
+        limiter="`as of [month] [day,] year`, `as of the year census/survey/estimates/figures/data`, in a sentence without `was/were/had/did`, `today/currently/now` or a present perfect (`has been`)",
         raised_form="`currently`",
     ),
     Rule(
         "temporal",
         "prediction-to-future-fact",
         re.compile(
-            r"\b(?:is|are) (?:expected|projected|predicted|forecast|scheduled|set|planned|slated|poised"
-            r"|anticipated|on track) to\b"
+            r"\b(?:is|are) (?:expected|projected|predicted|forecast|planned|poised|anticipated|on track) to\b"
         ),
         _const("will"),
         2,
         "a prediction, not a settled future fact",
         licensing=Licensing(
             marker(
-                r"\b(?:expected|projected|predicted|forecast|anticipated|scheduled|planned|set to|slated|poised"
+                r"\b(?:expected|projected|predicted|forecast|anticipated|planned|poised"
                 r"|on track|estimated to|likely to|aims? to|plans? to)\b"
             ),
-            raised_marker(r"\bwill\b|\bshall\b"),
+            raised_marker(r"\bwill\b|\bshall\b|\b(?:set|scheduled|slated) to\b"),
         ),
-        limiter="`is/are expected/projected/predicted/forecast/scheduled/set/planned/slated/poised/anticipated/on track to`",
+        limiter="`is/are expected/projected/predicted/forecast/planned/poised/anticipated/on track to` (not `set`/`scheduled`/`slated to`: an arranged future that `will` restates)",
         raised_form="`will`",
     ),
     Rule(

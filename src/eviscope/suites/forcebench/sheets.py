@@ -80,7 +80,7 @@ QUESTIONS: dict[str, str] = {
 AXIS_MEANINGS: dict[str, str] = {
     "relation": "association, correlation or contribution -> cause or determination",
     "modality": "hedged, possible or advised -> certain, proven or obligatory (may -> will, should -> must)",
-    "scope": "some, many, most, mainly, or a named group or place -> all, only, in all cases, everyone",
+    "scope": "some, many, most, mainly -> all, only, in all cases (never by deleting a place or group)",
     "temporal": "a dated, past or planned state -> a present or settled one (was -> is, expected to -> will)",
     "numeric": "a range, an approximation or a bound -> a point value (about 30% -> 30%)",
 }
