@@ -228,6 +228,36 @@ def test_a_row_changed_since_it_was_read_stays_drafted_and_the_build_says_so(tmp
     assert any(line.startswith("warning: 1 drafts no reader has marked") for line in lines)
 
 
+def test_a_second_round_adds_its_marks_to_the_first_and_replaces_the_rows_read_again(
+    tmp_path: Path,
+) -> None:
+    rows = _rows()
+    out = tmp_path / "annotation.marks.csv"
+    write_marks(rows, *_annotated(tmp_path, rows), ("reader-A", "reader-B", "adjudicator"), out)
+    first = {line["id"]: line for line in _read(out)}
+    redrafted = [dict(row) for row in rows]
+    redrafted[2]["raised_claim"] += " Really."
+    redrafted.append({**rows[3], "id": "fb-new"})
+    again = [redrafted[2], redrafted[-1]]
+    second = tmp_path / "second"
+    second.mkdir()
+    write_sheets(again, second)
+    gold = {row["id"]: _gold(row) for row in again}
+    a, b = (_fill(second / f"pass-{x}.csv", second / f"{x}.csv", gold) for x in "AB")
+    write_adjudication(again, read_marks(a, again), read_marks(b, again), second / "adjudication.csv")
+    readers = ("reader-C", "reader-D", "adjudicator-2")
+    assert write_marks(again, a, b, second / "adjudication.csv", readers, out, earlier=out) == 11
+    lines = {line["id"]: line for line in _read(out)}
+    assert {i: lines[i] for i in first if i != rows[2]["id"]} == {
+        i: first[i] for i in first if i != rows[2]["id"]
+    }
+    assert [lines[i]["reader_a"] for i in (rows[2]["id"], "fb-new")] == ["reader-C", "reader-C"]
+    applied = apply_marks(redrafted, read_marks_file(out))
+    assert applied.report["stale"] == [] and applied.report["unread"] == 0
+    write_marks(again, a, b, second / "adjudication.csv", readers, out)  # without: this round only
+    assert [line["id"] for line in _read(out)] == sorted([rows[2]["id"], "fb-new"])
+
+
 def test_a_bad_marks_file_names_line_and_column(tmp_path: Path) -> None:
     rows = _rows()
     out = tmp_path / "annotation.marks.csv"

@@ -393,10 +393,13 @@ def write_marks(
     adjudication: Path,
     readers: tuple[str, str, str],
     out: Path,
+    earlier: Path | None = None,
 ) -> int:
     """Write the marks file of two filled sheets and the filled adjudication sheet into ``out``: one
     line per candidate, sorted by id, fingerprinted from the text the sheets showed (both sheets must
-    show the same text for a row); returns how many lines."""
+    show the same text for a row); returns how many lines. With ``earlier`` (an earlier round's marks
+    file, checked as the build checks it), its lines are kept for the candidates these sheets do not
+    show, and a candidate read again gets this round's line in place of its earlier one."""
     a, b = read_marks(sheet_a, rows), read_marks(sheet_b, rows)
     adjudicated = read_adjudication(adjudication, rows)
     shown: dict[str, str] = {}
@@ -406,8 +409,18 @@ def write_marks(
             if shown.setdefault(row_id, mine) != mine:
                 raise EviScopeError(f"{where}: id {row_id!r} shows other text than in {sheet_a}")
     reader_a, reader_b, adjudicator = readers
+    kept: dict[str, dict[str, str]] = {}
+    if earlier is not None:
+        read_marks_file(earlier)
+        kept = {
+            raw["id"].strip(): raw
+            for _, raw in read_sheet_lines(Path(earlier), MARKS_COLUMNS[1:], "ForceBench marks")
+        }
     lines = []
-    for row_id in sorted(shown):
+    for row_id in sorted(shown.keys() | kept.keys()):
+        if row_id not in shown:
+            lines.append({column: kept[row_id][column] for column in MARKS_COLUMNS})
+            continue
         line = {"id": row_id, "fingerprint": shown[row_id], "reader_a": reader_a, "reader_b": reader_b}
         line["adjudicator"] = adjudicator if row_id in adjudicated else ""
         for who, marks in (("a", a[row_id]), ("b", b[row_id]), ("adjudicated", adjudicated.get(row_id))):

@@ -136,6 +136,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar=("READER_A", "READER_B", "ADJUDICATOR"),
         help="labels of who read pass A, pass B, and who adjudicated (never names of data)",
     )
+    marks.add_argument(
+        "--update",
+        action="store_true",
+        help="add to FILE: keep its lines of the candidates these sheets do not show (a later round)",
+    )
     marks.set_defaults(func=run_marks)
 
 
@@ -293,8 +298,9 @@ def run_marks(args: argparse.Namespace) -> int:
 
     rows = read_rows(args.dataset)
     with os_errors(args.out, "write", hint="choose another FILE"):
+        earlier = args.out if args.update and args.out.exists() else None
         lines = write_marks(
-            rows, args.sheet_a, args.sheet_b, args.adjudication, tuple(args.annotators), args.out
+            rows, args.sheet_a, args.sheet_b, args.adjudication, tuple(args.annotators), args.out, earlier
         )
     applied = apply_marks(rows, read_marks_file(args.out))
     print(f"Wrote the marks of {lines} candidates to {args.out}")
