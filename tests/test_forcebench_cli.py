@@ -166,3 +166,28 @@ def test_score_reports_the_eval_split_as_the_headline(tmp_path: Path, capsys) ->
     out = capsys.readouterr().out
     assert "the eval split (headline)" in out
     assert "0 predictions on pool rows set aside; every row: not scored" in out
+
+
+def test_a_later_round_sheets_and_reads_only_the_rows_no_mark_settles(tmp_path: Path, capsys) -> None:
+    rows = sample_rows()
+    for row in rows[:6]:
+        row["annotation_status"] = "adjudicated"
+    write_split(tmp_path / "dataset", "forcebench", rows, FORCEBENCH_FEATURES)
+    dataset, sheets = tmp_path / "dataset", tmp_path / "sheets"
+    assert main(["forcebench", "sheet", str(sheets), "--dataset", str(dataset), "--drafted"]) == 0
+    assert "Wrote 4 candidates" in capsys.readouterr().out
+    with (sheets / "pass-A.csv").open(newline="", encoding="utf-8") as handle:
+        listed = list(csv.DictReader(handle))
+    assert sorted(r["id"] for r in listed) == sorted(r["id"] for r in rows[6:])
+    filled = tmp_path / "A.csv"
+    with filled.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(listed[0]))
+        writer.writeheader()
+        marks = {"q_a_supported": "yes", "q_b_supported": "no", "q_local_on_axis": "yes", "q_natural": "yes"}
+        writer.writerows({**row, **marks} for row in listed)
+    argv = ["forcebench", "agreement", str(filled), str(filled), "--adjudication", str(tmp_path / "adj.csv")]
+    argv += ["--dataset", str(dataset), "--json"]
+    assert main([*argv, "--drafted"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"] == 4
+    assert main(argv) == 2  # without --drafted every row must be marked
+    assert "no marks for ids fb-0000" in capsys.readouterr().err

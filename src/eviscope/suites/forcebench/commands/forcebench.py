@@ -65,6 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sheet.add_argument("out", type=Path, metavar="DIR", help="the folder to write the sheets into")
     _add_rows(sheet)
+    _add_drafted(sheet)
     sheet.add_argument("--seed", type=int, default=0, help="order seed")
     sheet.set_defaults(func=run_sheet)
 
@@ -82,6 +83,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--adjudication", type=Path, required=True, metavar="FILE", help="the adjudication sheet to write"
     )
     _add_rows(agree)
+    _add_drafted(agree)
     add_json_argument(agree)
     agree.set_defaults(func=run_agreement)
 
@@ -128,6 +130,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     _add_filled_sheets(marks)
     _add_rows(marks)
+    _add_drafted(marks)
     marks.add_argument("--out", type=Path, required=True, metavar="FILE", help="the marks file to write")
     marks.add_argument(
         "--annotators",
@@ -152,6 +155,20 @@ def _add_filled_sheets(parser: argparse.ArgumentParser, *, adjudication: bool = 
         parser.add_argument(
             "adjudication", type=Path, metavar="ADJUDICATION", help="the filled adjudication sheet"
         )
+
+
+def _add_drafted(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--drafted",
+        action="store_true",
+        help="only the candidates still `drafted` (a later round: those no committed mark settles)",
+    )
+
+
+def _candidates(args: argparse.Namespace) -> list[dict]:
+    """The rows of ``--dataset``; with ``--drafted``, those no committed mark settles."""
+    rows = read_rows(args.dataset)
+    return [row for row in rows if row["annotation_status"] == "drafted"] if args.drafted else rows
 
 
 def _add_rows(parser: argparse.ArgumentParser) -> None:
@@ -221,7 +238,7 @@ def run_baselines(args: argparse.Namespace) -> int:
 def run_sheet(args: argparse.Namespace) -> int:
     from eviscope.suites.forcebench.sheets import write_sheets
 
-    rows = read_rows(args.dataset)
+    rows = _candidates(args)
     with os_errors(args.out, "write", hint="choose another DIR"):
         written = write_sheets(rows, args.out, args.seed)
     print(f"Wrote {len(rows)} candidates to each of " + ", ".join(str(p) for p in written))
@@ -231,7 +248,7 @@ def run_sheet(args: argparse.Namespace) -> int:
 def run_agreement(args: argparse.Namespace) -> int:
     from eviscope.suites.forcebench.sheets import agreement, read_marks, write_adjudication
 
-    rows = read_rows(args.dataset)
+    rows = _candidates(args)
     a, b = read_marks(args.sheet_a, rows), read_marks(args.sheet_b, rows)
     report = agreement(a, b)
     with os_errors(args.adjudication, "write"):
@@ -296,7 +313,7 @@ def run_adjudicate(args: argparse.Namespace) -> int:
 def run_marks(args: argparse.Namespace) -> int:
     from eviscope.suites.forcebench.sheets import apply_marks, read_marks_file, write_marks
 
-    rows = read_rows(args.dataset)
+    rows = _candidates(args)
     with os_errors(args.out, "write", hint="choose another FILE"):
         earlier = args.out if args.update and args.out.exists() else None
         lines = write_marks(
