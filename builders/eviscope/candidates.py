@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from eviscope.builders.eviscope.alternatives import _alternatives, _NamePool
+from eviscope.builders.eviscope.alternatives import PAPER_MOVES, Moves, _alternatives, _NamePool
 from eviscope.builders.eviscope.answer_types import Entity, article_labels, paragraph_entities
 from eviscope.builders.eviscope.believability import Answer, Believability, shared_believability
 from eviscope.builders.eviscope.conflict_edits import repaired_conflict
@@ -69,11 +69,11 @@ class Candidate:
 
 
 def find_candidates(
-    squad: Squad, seed: int, progress: Callable[[Iterable], Iterable] = iter
+    squad: Squad, seed: int, progress: Callable[[Iterable], Iterable] = iter, moves: Moves = PAPER_MOVES
 ) -> tuple[list[Candidate], Counter[Rejection], list[list[Entity]], Counter[str]]:
     """Every eligible base question of ``squad``, in source order, why the others were not (by
     :class:`~eviscope.builders.eviscope.eligibility.Rejection`), the paragraphs' named entities, and how many same-article passages the leak check passed over (by
-    reason id)."""
+    reason id). Alternatives move as far as ``moves`` lets them (:class:`~eviscope.builders.eviscope.alternatives.Moves`)."""
     rejected: Counter[Rejection] = Counter()
     eligible: list[_Eligible] = []
     entities = paragraph_entities(squad, progress)
@@ -93,7 +93,7 @@ def find_candidates(
 
     candidates: list[Candidate] = []
     for item in eligible:
-        made = _make_candidate(squad, item, seed, names, retriever, believability)
+        made = _make_candidate(squad, item, seed, names, retriever, believability, moves)
         if isinstance(made, Rejection):
             rejected[made] += 1
         else:
@@ -110,10 +110,11 @@ def _make_candidate(
     names: _NamePool,
     retriever: _RelatedPassages,
     believability: Believability,
+    moves: Moves,
 ) -> Candidate | Rejection:
     paragraph = squad.paragraphs[item.question.paragraph]
     rng = random.Random(f"{seed}:{item.question.id}:conflict")
-    options = _alternatives(item, paragraph.context, paragraph.title, rng, names)
+    options = _alternatives(item, paragraph.context, paragraph.title, rng, names, moves)
     if not options:
         return Rejection("no_same_type_alternative", item.type)
     span_text = paragraph.context[slice(*item.support_span)]

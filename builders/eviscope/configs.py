@@ -36,6 +36,7 @@ from pathlib import Path
 
 from eviscope.builders.dataset_card import update_card
 from eviscope.builders.eviscope import quartets as q
+from eviscope.builders.eviscope.alternatives import NEAR_MOVES, PAPER_MOVES, Moves
 from eviscope.builders.eviscope.answer_types import (
     ENTITY_MODEL,
     ENTITY_MODEL_LICENSE,
@@ -61,6 +62,9 @@ class EviScopeConfig:
     name: str
     params: q.QuartetParams
     legacy_conflicts: bool
+    moves: Moves = PAPER_MOVES
+    """How far its alternatives move from the answer (:class:`~eviscope.builders.eviscope.alternatives.Moves`):
+    the paper's for ``v1`` and ``v1.1``, :data:`~eviscope.builders.eviscope.alternatives.NEAR_MOVES` for ``xl``."""
 
 
 EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
@@ -77,7 +81,10 @@ EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
             False,
         ),
         EviScopeConfig(
-            "eviscope-xl", q.QuartetParams(n_quartets=280, per_article_cap=30, balanced=True), False
+            "eviscope-xl",
+            q.QuartetParams(n_quartets=280, per_article_cap=30, balanced=True),
+            False,
+            NEAR_MOVES,
         ),
     )
 }
@@ -120,14 +127,18 @@ def build_eviscope(
         },
         "configs": {},
     }
-    drawn: dict[tuple[q.QuartetParams, bool], tuple[list[q.Quartet], Counter[str], Counter[str]]] = {}
+    pools = {PAPER_MOVES: candidates}
+    drawn: dict[tuple[q.QuartetParams, bool, Moves], tuple[list[q.Quartet], Counter[str], Counter[str]]] = {}
     articles = squad_articles(squad) if contextualize else {}
     for name in names:
         config = EVISCOPE_CONFIGS[name]
-        key = (config.params, config.legacy_conflicts)
+        key = (config.params, config.legacy_conflicts, config.moves)
+        if config.moves not in pools:
+            pools[config.moves] = find_candidates(squad, seed, progress, config.moves)[0]
+        own = pools[config.moves]
         if key not in drawn:
             # The legacy construction (v1) draws as before the rules of believability existed.
-            pool = candidates if config.legacy_conflicts else believable
+            pool = own if config.legacy_conflicts else [c for c in own if c.believable]
             skipped: Counter[str] = Counter()
             distractors_rejected: Counter[str] = Counter()
             chosen = q.select(pool, config.params, seed, skipped)
@@ -152,6 +163,7 @@ def build_eviscope(
             "sha256": digest,
             "per_variant": {v: sum(row["variant"] == v for row in rows) for v in VARIANTS},
             "per_article_cap": config.params.per_article_cap,
+            "eligible_questions": sum(c.believable for c in own),
             "conflict_passages": "legacy" if config.legacy_conflicts else "repaired",
             "answer_types": dict(Counter(quartet.candidate.type for quartet in quartets).most_common()),
             "articles_used": sorted({quartet.candidate.title for quartet in quartets}),
@@ -168,7 +180,7 @@ def build_eviscope(
             "shortcut_audit": audit(rows),
         }
         if not config.legacy_conflicts:
-            previous = q.select(candidates, config.params, seed)
+            previous = q.select(own, config.params, seed)
             report["configs"][name]["believability"] = believability_counts(previous, len(quartets))
             report["configs"][name]["believable_pass"] = sum(
                 checker.problem(answer_of(squad, c), c.conflict_answer) is None
