@@ -152,21 +152,31 @@ def significant_digits(number: str) -> int:
     return len(digits) if "." in written else len(digits.rstrip("0"))
 
 
-def spread(core: str, moves: Moves) -> float | None:
-    """The share of its value that ``core`` may move under ``moves``."""
+_PERCENT_AFTER = re.compile(r"\s?(?:%|percent\b|per cent\b)")
+
+
+def is_percentage(core: str, after: str) -> bool:
+    """``core`` is a percentage, by its own sign or word or by the text ``after`` it ("71" in "71%")."""
+    return "%" in core or "percent" in core or _PERCENT_AFTER.match(after) is not None
+
+
+def spread(core: str, moves: Moves, percentage: bool = False) -> float | None:
+    """The share of its value that ``core`` (a ``percentage`` or not) may move under ``moves``."""
     if moves.share is None:
         return None
     value = number_value(core)
     allowed = moves.share
     if moves.precise_share is not None and significant_digits(core) >= PRECISE_DIGITS:
         allowed = min(allowed, moves.precise_share)
-    if moves.points is not None and ("%" in core or "percent" in core) and value:
+    if moves.points is not None and (percentage or is_percentage(core, "")) and value:
         allowed = min(allowed, moves.points / value)
     return allowed
 
 
-def _near_options(core: str, kind: str, moves: Moves, rng: random.Random) -> list[str]:
-    """The alternatives of a year or number within ``moves``, before the order checks."""
+def _near_options(
+    core: str, kind: str, moves: Moves, rng: random.Random, percentage: bool = False
+) -> list[str]:
+    """The alternatives of a year or number (a ``percentage`` or not) within ``moves``, before the order checks."""
     if kind == "year":
         year = int(core)
         near = range(year - moves.years, year + moves.years + 1)
@@ -174,7 +184,7 @@ def _near_options(core: str, kind: str, moves: Moves, rng: random.Random) -> lis
     if number_value(core) < moves.least_count:
         return []
     try:
-        return sorted({substitute_number(core, rng, spread(core, moves)) for _ in range(16)})
+        return sorted({substitute_number(core, rng, spread(core, moves, percentage)) for _ in range(16)})
     except ValueError:
         return []
 
@@ -270,7 +280,8 @@ def _alternatives(
             return options
         # The paper's options that stay near come first, in the paper's order (a quartet whose
         # alternative was already near keeps it), then the other near ones.
-        near = keep(_near_options(item.core, item.type, moves, rng))
+        percentage = is_percentage(item.core, context[item.core_start + len(item.core) :])
+        near = keep(_near_options(item.core, item.type, moves, rng, percentage))
         rng.shuffle(near)
         return [o for o in options if o in near] + [o for o in near if o not in options]
     words = len(item.core.split())

@@ -21,7 +21,10 @@ its conflict passage a window (:func:`~eviscope.builders.eviscope.windows.confli
 since a base question needs a same-type alternative that a reader of the article believes; it was
 1,000 when any name of the same string form passed, 580 before the rules of believability, 430
 before the rules that the second strict whole-article read asked for, 300 before those of the fourth (issue 23).
-``eviscope-xl`` shows its rows in the balanced layout
+``eviscope-xl``'s alternatives also move less far from the answer
+(:data:`~eviscope.builders.eviscope.alternatives.NEAR_MOVES`; ``v1`` and ``v1.1`` keep the paper's
+moves, so their rows stay as they were), since the strict reads did not believe most alternatives
+that had moved far. ``eviscope-xl`` shows its rows in the balanced layout
 (:func:`~eviscope.builders.eviscope.assembly.quartet_rows`), so that no count tells its variants
 apart; ``v1`` and ``v1.1`` keep the paper's. Every build audits each config for evidence-blind
 shortcuts (:func:`eviscope.suites.eviscope.shortcuts.audit`) and reports it beside the lints.
