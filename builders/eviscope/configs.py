@@ -108,7 +108,11 @@ def build_eviscope(
     paragraphs (:mod:`eviscope.suites.eviscope.row_context`, with its answer-leak guard); ids, gold and
     schema are unchanged, and the report says which documents the guard left without neighbours.
     """
-    candidates, rejected, entities, leaked = find_candidates(squad, seed, progress)
+    names = list(names)
+    wanted = [EVISCOPE_CONFIGS[name].moves for name in names]
+    moves = tuple(dict.fromkeys([PAPER_MOVES, *wanted]))
+    pools, rejected, entities, leaked = find_candidates(squad, seed, progress, moves)
+    candidates = pools[PAPER_MOVES]
     believable = [c for c in candidates if c.believable]
     checker = shared_believability(squad, entities)
     report: dict = {
@@ -130,14 +134,11 @@ def build_eviscope(
         },
         "configs": {},
     }
-    pools = {PAPER_MOVES: candidates}
     drawn: dict[tuple[q.QuartetParams, bool, Moves], tuple[list[q.Quartet], Counter[str], Counter[str]]] = {}
     articles = squad_articles(squad) if contextualize else {}
     for name in names:
         config = EVISCOPE_CONFIGS[name]
         key = (config.params, config.legacy_conflicts, config.moves)
-        if config.moves not in pools:
-            pools[config.moves] = find_candidates(squad, seed, progress, config.moves)[0]
         own = pools[config.moves]
         if key not in drawn:
             # The legacy construction (v1) draws as before the rules of believability existed.
