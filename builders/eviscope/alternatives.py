@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import dataclass
 
 from eviscope.builders.eviscope.answer_forms import (
     NUMBER_WORDS,
@@ -108,6 +109,86 @@ def role_before(text: str, start: int) -> str | None:
     return match.group(1) if match and match.group(1) not in _NOT_ROLES else None
 
 
+@dataclass(frozen=True)
+class Moves:
+    """How far a config's alternative may move from the answer (:func:`_alternatives`).
+
+    The defaults are the paper's construction (``v1.1`` keeps them): a year within ten years, a number
+    within 40%. :data:`NEAR_MOVES` is ``eviscope-xl``'s, from the strict whole-article reads: the
+    alternatives a reader did not believe had moved far (Tesla in Budapest 1881 → 1872, the American
+    colonies lost 1776 → 1785, the Wesleys in Georgia 1735 → 1728, the last 7–4–2–3 graduates 1992 →
+    1986; Tesla's patent 1,655,114 → 2,289,197, Fresno 494,665 → 425,403, Los Angeles 3,792,621 →
+    3,380,585, 96.26% → 69.26%, 61.1% → 44.1% Christian) or counted a few well-known things (Maxwell's
+    4 → 5 vector equations, each electorate's five → six members), where the article or a reader's
+    general knowledge pins the value; a small move at the same precision leaves it in place.
+    """
+
+    years: int = 10
+    """A year moves at most this many years."""
+    share: float | None = None
+    """A number moves at most this share of its value (``None``: the paper's 40%)."""
+    precise_share: float | None = None
+    """A number of :data:`PRECISE_DIGITS` significant digits or more moves at most this share."""
+    points: float | None = None
+    """A percentage moves at most this many points."""
+    least_count: int = 0
+    """A count below this (a few named things) is not edited."""
+
+
+PRECISE_DIGITS = 3
+"""A number with this many significant digits or more is a precise figure ("781", "494,665", "61.1%")."""
+PAPER_MOVES = Moves()
+NEAR_MOVES = Moves(years=2, share=0.2, precise_share=0.05, points=5.0, least_count=10)
+
+
+def significant_digits(number: str) -> int:
+    """How many significant digits a number answer writes.
+
+    >>> significant_digits("3,792,621"), significant_digits("60,000"), significant_digits("61.1%")
+    (7, 1, 3)
+    """
+    written = re.sub(r"[^\d.]", "", number.split(" ")[0])
+    digits = written.replace(".", "").lstrip("0")
+    return len(digits) if "." in written else len(digits.rstrip("0"))
+
+
+_PERCENT_AFTER = re.compile(r"\s?(?:%|percent\b|per cent\b)")
+
+
+def is_percentage(core: str, after: str) -> bool:
+    """``core`` is a percentage, by its own sign or word or by the text ``after`` it ("71" in "71%")."""
+    return "%" in core or "percent" in core or _PERCENT_AFTER.match(after) is not None
+
+
+def spread(core: str, moves: Moves, percentage: bool = False) -> float | None:
+    """The share of its value that ``core`` (a ``percentage`` or not) may move under ``moves``."""
+    if moves.share is None:
+        return None
+    value = number_value(core)
+    allowed = moves.share
+    if moves.precise_share is not None and significant_digits(core) >= PRECISE_DIGITS:
+        allowed = min(allowed, moves.precise_share)
+    if moves.points is not None and (percentage or is_percentage(core, "")) and value:
+        allowed = min(allowed, moves.points / value)
+    return allowed
+
+
+def _near_options(
+    core: str, kind: str, moves: Moves, rng: random.Random, percentage: bool = False
+) -> list[str]:
+    """The alternatives of a year or number (a ``percentage`` or not) within ``moves``, before the order checks."""
+    if kind == "year":
+        year = int(core)
+        near = range(year - moves.years, year + moves.years + 1)
+        return [str(v) for v in near if v != year and 1000 <= v <= 2016]
+    if number_value(core) < moves.least_count:
+        return []
+    try:
+        return sorted({substitute_number(core, rng, spread(core, moves, percentage)) for _ in range(16)})
+    except ValueError:
+        return []
+
+
 _WORD_NUMBERS = re.compile(r"\b(?:" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
 
 
@@ -124,7 +205,12 @@ def _keeps_order(old: str, new: str, others: list[float]) -> bool:
 
 
 def _alternatives(
-    item: _Eligible, context: str, title: str, rng: random.Random, names: _NamePool
+    item: _Eligible,
+    context: str,
+    title: str,
+    rng: random.Random,
+    names: _NamePool,
+    moves: Moves = PAPER_MOVES,
 ) -> list[str]:
     """Same-type alternatives to the core, most believable first, that the support does not state.
 
@@ -132,7 +218,8 @@ def _alternatives(
     year of the passage; a date keeps its form within the window of its kind, in the same order to
     every date and year of the passage (:func:`~eviscope.builders.eviscope.date_forms.date_alternatives`),
     keeping any part of it the question names and adding none; a number keeps its form, roundness and order to every other number of its
-    sentence (a part stays below its total). A name comes from :meth:`_NamePool.options`, with a
+    sentence (a part stays below its total). ``moves`` (:class:`Moves`) says how far a year or number may
+    move. A name comes from :meth:`_NamePool.options`, with a
     full name for a full name, never sharing a word with a gold alias or the question, never of
     the other gender by the US census given-name list.
     """
@@ -171,18 +258,32 @@ def _alternatives(
             s, e = 0, len(context)
         rest = context[s : item.core_start] + " " + context[item.core_start + len(item.core) : e]
         others = [x for x in _numbers_in(rest) if item.type == "quantity" or 1000 <= x <= 2100]
+        census = item.type == "year" and re.match(
+            r"^[^.;]{0,30}\b[Cc]ensus\b", context[item.core_start + len(item.core) :]
+        )
+
+        def keep(found: list[str]) -> list[str]:
+            found = [o for o in found if usable(o) and _keeps_order(item.core, o, others)]
+            if item.type == "year":
+                latest = max([int(item.core), *(x for x in others if x == int(x))])
+                found = [o for o in found if int(o) <= latest]
+                if census:
+                    found = [o for o in found if int(o) % 10 == int(item.core) % 10]  # censuses are decennial
+            if "%" in item.core or "percent" in item.core:
+                found = [o for o in found if number_value(o) <= 100]
+            return found
+
         make = substitute_year if item.type == "year" else substitute_number
-        options = sorted({make(item.core, rng) for _ in range(16)})
-        options = [o for o in options if usable(o) and _keeps_order(item.core, o, others)]
-        if item.type == "year":
-            latest = max([int(item.core), *(x for x in others if x == int(x))])
-            options = [o for o in options if int(o) <= latest]
-            if re.match(r"^[^.;]{0,30}\b[Cc]ensus\b", context[item.core_start + len(item.core) :]):
-                options = [o for o in options if int(o) % 10 == int(item.core) % 10]  # censuses are decennial
-        if "%" in item.core or "percent" in item.core:
-            options = [o for o in options if number_value(o) <= 100]
+        options = keep(sorted({make(item.core, rng) for _ in range(16)}))
         rng.shuffle(options)
-        return options
+        if moves == PAPER_MOVES:
+            return options
+        # The paper's options that stay near come first, in the paper's order (a quartet whose
+        # alternative was already near keeps it), then the other near ones.
+        percentage = is_percentage(item.core, context[item.core_start + len(item.core) :])
+        near = keep(_near_options(item.core, item.type, moves, rng, percentage))
+        rng.shuffle(near)
+        return [o for o in options if o in near] + [o for o in near if o not in options]
     words = len(item.core.split())
     titled = _titled(item.core)
     fitting = [

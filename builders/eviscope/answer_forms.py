@@ -14,6 +14,7 @@ date (:mod:`eviscope.builders.eviscope.date_forms`). This module says what each 
 
 from __future__ import annotations
 
+import math
 import random
 import re
 
@@ -88,10 +89,13 @@ def substitute_year(year: str, rng: random.Random) -> str:
     return str(rng.choice(choices))
 
 
-def substitute_number(number: str, rng: random.Random) -> str:
+def substitute_number(number: str, rng: random.Random, spread: float | None = None) -> str:
     """A different number of the same form: same digit count, thousands commas, decimals, scale and unit,
         as round as the original (500,000 becomes another multiple of 100,000), within 40% of it (30 US
     states do not become 60), never 1 for a plural.
+
+    With ``spread``, within that share of it instead (as round as the range allows); a ``ValueError``
+    where no other number of the form is that near.
 
         >>> substitute_number("3,500", random.Random(0)) != "3,500", substitute_number("500,000", random.Random(0))
         (True, '600,000')
@@ -115,7 +119,13 @@ def substitute_number(number: str, rng: random.Random) -> str:
     width = len(digits)
     low, high = (0 if width == 1 else 10 ** (width - 1)), 10**width - 1
     value = int(digits)
-    low, high = max(low, value * 6 // 10, 2 if value >= 2 else 0), min(high, value * 14 // 10 + 1)
+    if spread is None:
+        low, high = max(low, value * 6 // 10, 2 if value >= 2 else 0), min(high, value * 14 // 10 + 1)
+    else:
+        low = max(low, math.ceil(value * (1 - spread)), 2 if value >= 2 else 0)
+        high = min(high, math.floor(value * (1 + spread)))
+        if high - low < 1 or not low <= value <= high:
+            raise ValueError(f"no other number like {number!r} within {spread:.0%} of it")
     step = 10 ** (len(digits) - len(digits.rstrip("0"))) if value else 1
     while step > 1 and high // step <= -(-low // step):
         step //= 10

@@ -55,7 +55,8 @@ rule                        read as not believable
                             (Lane and Vail in 1886, so Brown and Peck in late 1886 stay in 1886)
 ``date_order_same_verb``    a year or date that crosses a date of a sentence of another paragraph that
                             tells the same action ("In 1225 both divisions returned" and "In 1226,
-                            immediately after returning from the west": not 1227)
+                            immediately after returning from the west": not 1227, nor, since the
+                            attack follows the return, 1224)
 ``date_days_apart``         a day that moves away from another day that the article dates within a week
                             of it ("concluded on 17 February 1546" and his death on 18
                             February 1546, that same night: not 3 February)
@@ -159,8 +160,8 @@ RULES: dict[str, str] = {
     "January 1880, so his move to Budapest stays after it); looser, where the paragraphs only open in "
     "order around it (a look back inside one), between their first dates",
     "date_order_same_verb": "the alternative crosses a date of a sentence of another paragraph that tells "
-    "the same action, the verb of the answer's sentence ('In 1225 both divisions returned' and 'In 1226, "
-    "immediately after returning from the west')",
+    "the same action, a past form of the answer's sentence or the action it follows or precedes ('In 1225 "
+    "both divisions returned' and 'In 1226, immediately after returning from the west')",
     "date_days_apart": "a sentence of the article dates another day within a week of the answer's day "
     "('concluded on 17 February 1546' and the death on 18 February 1546): the alternative must keep its "
     "order to it and stay within twice the answer's gap",
@@ -245,6 +246,9 @@ _EQUIVALENT_AFTER = re.compile(
 NARRATIVE_PARAGRAPHS = 3
 """How many of the nearest dated paragraphs on each side of the answer's paragraph tell the narrative."""
 _VERB = re.compile(r"\b([a-z]{4,})ed\b")
+_AFTER_DOING = re.compile(r"\b(?:after|before|upon|since|while)\s+([a-z]{3,}ing)\b")
+"""An action the answer's sentence ties its event to by a gerund ("immediately after returning from the
+west"): the same action as a past form ("both divisions returned")."""
 _COMMON_VERBS = frozenset({"us", "call", "nam", "bas", "includ", "consider", "locat", "list", "report"})
 """Stems of past forms too common to tell one action ("used", "called", "named", "based")."""
 DAYS_APART = 7
@@ -732,7 +736,8 @@ class Believability:
         """``date_order_same_verb`` and ``date_days_apart`` (see :data:`RULES`)."""
         article = self.article(answer.paragraph)
         own = article.sentence_of(answer.paragraph, answer.start)
-        verbs = {_verb_stem(m[1] + "ed") for m in _VERB.finditer(own.text.lower())} - _COMMON_VERBS
+        verbs = {_verb_stem(m[1] + "ed") for m in _VERB.finditer(own.text.lower())}
+        verbs = (verbs | {_verb_stem(m[1]) for m in _AFTER_DOING.finditer(own.text.lower())}) - _COMMON_VERBS
         for sentence in article.sentences:
             if sentence.paragraph == answer.paragraph or not verbs:
                 continue

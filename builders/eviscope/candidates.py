@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from eviscope.builders.eviscope.alternatives import _alternatives, _NamePool
+from eviscope.builders.eviscope.alternatives import PAPER_MOVES, Moves, _alternatives, _NamePool
 from eviscope.builders.eviscope.answer_types import Entity, article_labels, paragraph_entities
 from eviscope.builders.eviscope.believability import Answer, Believability, shared_believability
 from eviscope.builders.eviscope.conflict_edits import repaired_conflict
@@ -69,11 +69,16 @@ class Candidate:
 
 
 def find_candidates(
-    squad: Squad, seed: int, progress: Callable[[Iterable], Iterable] = iter
-) -> tuple[list[Candidate], Counter[Rejection], list[list[Entity]], Counter[str]]:
-    """Every eligible base question of ``squad``, in source order, why the others were not (by
-    :class:`~eviscope.builders.eviscope.eligibility.Rejection`), the paragraphs' named entities, and how many same-article passages the leak check passed over (by
-    reason id)."""
+    squad: Squad,
+    seed: int,
+    progress: Callable[[Iterable], Iterable] = iter,
+    moves: tuple[Moves, ...] = (PAPER_MOVES,),
+) -> tuple[dict[Moves, list[Candidate]], Counter[Rejection], list[list[Entity]], Counter[str]]:
+    """Every eligible base question of ``squad``, in source order, under each of ``moves`` (how far
+    alternatives move, :class:`~eviscope.builders.eviscope.alternatives.Moves`); why the others were not
+    (by :class:`~eviscope.builders.eviscope.eligibility.Rejection`), the paragraphs' named entities, and
+    how many same-article passages the leak check passed over (by reason id), both under the first of
+    ``moves``."""
     rejected: Counter[Rejection] = Counter()
     eligible: list[_Eligible] = []
     entities = paragraph_entities(squad, progress)
@@ -91,16 +96,23 @@ def find_candidates(
     retriever = _RelatedPassages(squad)
     believability = shared_believability(squad, entities)
 
-    candidates: list[Candidate] = []
-    for item in eligible:
-        made = _make_candidate(squad, item, seed, names, retriever, believability)
-        if isinstance(made, Rejection):
-            rejected[made] += 1
-        else:
-            candidates.append(made)
-            if not made.believable:
-                rejected[Rejection("unbelievable", made.unbelievable)] += 1
-    return candidates, rejected, entities, retriever.rejected
+    pools: dict[Moves, list[Candidate]] = {}
+    leaked: Counter[str] = Counter()
+    for index, how in enumerate(moves):
+        counted = rejected if index == 0 else Counter()
+        candidates: list[Candidate] = []
+        for item in eligible:
+            made = _make_candidate(squad, item, seed, names, retriever, believability, how)
+            if isinstance(made, Rejection):
+                counted[made] += 1
+            else:
+                candidates.append(made)
+                if not made.believable:
+                    counted[Rejection("unbelievable", made.unbelievable)] += 1
+        pools[how] = candidates
+        if index == 0:
+            leaked = Counter(retriever.rejected)
+    return pools, rejected, entities, leaked
 
 
 def _make_candidate(
@@ -110,10 +122,11 @@ def _make_candidate(
     names: _NamePool,
     retriever: _RelatedPassages,
     believability: Believability,
+    moves: Moves,
 ) -> Candidate | Rejection:
     paragraph = squad.paragraphs[item.question.paragraph]
     rng = random.Random(f"{seed}:{item.question.id}:conflict")
-    options = _alternatives(item, paragraph.context, paragraph.title, rng, names)
+    options = _alternatives(item, paragraph.context, paragraph.title, rng, names, moves)
     if not options:
         return Rejection("no_same_type_alternative", item.type)
     span_text = paragraph.context[slice(*item.support_span)]

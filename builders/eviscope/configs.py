@@ -21,7 +21,10 @@ its conflict passage a window (:func:`~eviscope.builders.eviscope.windows.confli
 since a base question needs a same-type alternative that a reader of the article believes; it was
 1,000 when any name of the same string form passed, 580 before the rules of believability, 430
 before the rules that the second strict whole-article read asked for, 300 before those of the fourth (issue 23).
-``eviscope-xl`` shows its rows in the balanced layout
+``eviscope-xl``'s alternatives also move less far from the answer
+(:data:`~eviscope.builders.eviscope.alternatives.NEAR_MOVES`; ``v1`` and ``v1.1`` keep the paper's
+moves, so their rows stay as they were), since the strict reads did not believe most alternatives
+that had moved far. ``eviscope-xl`` shows its rows in the balanced layout
 (:func:`~eviscope.builders.eviscope.assembly.quartet_rows`), so that no count tells its variants
 apart; ``v1`` and ``v1.1`` keep the paper's. Every build audits each config for evidence-blind
 shortcuts (:func:`eviscope.suites.eviscope.shortcuts.audit`) and reports it beside the lints.
@@ -36,6 +39,7 @@ from pathlib import Path
 
 from eviscope.builders.dataset_card import update_card
 from eviscope.builders.eviscope import quartets as q
+from eviscope.builders.eviscope.alternatives import NEAR_MOVES, PAPER_MOVES, Moves
 from eviscope.builders.eviscope.answer_types import (
     ENTITY_MODEL,
     ENTITY_MODEL_LICENSE,
@@ -61,6 +65,9 @@ class EviScopeConfig:
     name: str
     params: q.QuartetParams
     legacy_conflicts: bool
+    moves: Moves = PAPER_MOVES
+    """How far its alternatives move from the answer (:class:`~eviscope.builders.eviscope.alternatives.Moves`):
+    the paper's for ``v1`` and ``v1.1``, :data:`~eviscope.builders.eviscope.alternatives.NEAR_MOVES` for ``xl``."""
 
 
 EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
@@ -77,7 +84,10 @@ EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
             False,
         ),
         EviScopeConfig(
-            "eviscope-xl", q.QuartetParams(n_quartets=280, per_article_cap=30, balanced=True), False
+            "eviscope-xl",
+            q.QuartetParams(n_quartets=280, per_article_cap=30, balanced=True),
+            False,
+            NEAR_MOVES,
         ),
     )
 }
@@ -98,7 +108,11 @@ def build_eviscope(
     paragraphs (:mod:`eviscope.suites.eviscope.row_context`, with its answer-leak guard); ids, gold and
     schema are unchanged, and the report says which documents the guard left without neighbours.
     """
-    candidates, rejected, entities, leaked = find_candidates(squad, seed, progress)
+    names = list(names)
+    wanted = [EVISCOPE_CONFIGS[name].moves for name in names]
+    moves = tuple(dict.fromkeys([PAPER_MOVES, *wanted]))
+    pools, rejected, entities, leaked = find_candidates(squad, seed, progress, moves)
+    candidates = pools[PAPER_MOVES]
     believable = [c for c in candidates if c.believable]
     checker = shared_believability(squad, entities)
     report: dict = {
@@ -120,14 +134,15 @@ def build_eviscope(
         },
         "configs": {},
     }
-    drawn: dict[tuple[q.QuartetParams, bool], tuple[list[q.Quartet], Counter[str], Counter[str]]] = {}
+    drawn: dict[tuple[q.QuartetParams, bool, Moves], tuple[list[q.Quartet], Counter[str], Counter[str]]] = {}
     articles = squad_articles(squad) if contextualize else {}
     for name in names:
         config = EVISCOPE_CONFIGS[name]
-        key = (config.params, config.legacy_conflicts)
+        key = (config.params, config.legacy_conflicts, config.moves)
+        own = pools[config.moves]
         if key not in drawn:
             # The legacy construction (v1) draws as before the rules of believability existed.
-            pool = candidates if config.legacy_conflicts else believable
+            pool = own if config.legacy_conflicts else [c for c in own if c.believable]
             skipped: Counter[str] = Counter()
             distractors_rejected: Counter[str] = Counter()
             chosen = q.select(pool, config.params, seed, skipped)
@@ -152,6 +167,7 @@ def build_eviscope(
             "sha256": digest,
             "per_variant": {v: sum(row["variant"] == v for row in rows) for v in VARIANTS},
             "per_article_cap": config.params.per_article_cap,
+            "eligible_questions": sum(c.believable for c in own),
             "conflict_passages": "legacy" if config.legacy_conflicts else "repaired",
             "answer_types": dict(Counter(quartet.candidate.type for quartet in quartets).most_common()),
             "articles_used": sorted({quartet.candidate.title for quartet in quartets}),
@@ -168,7 +184,7 @@ def build_eviscope(
             "shortcut_audit": audit(rows),
         }
         if not config.legacy_conflicts:
-            previous = q.select(candidates, config.params, seed)
+            previous = q.select(own, config.params, seed)
             report["configs"][name]["believability"] = believability_counts(previous, len(quartets))
             report["configs"][name]["believable_pass"] = sum(
                 checker.problem(answer_of(squad, c), c.conflict_answer) is None
