@@ -311,10 +311,10 @@ def test_the_build_settles_every_candidate_the_committed_marks_hold_for(
     )
     assert annotation["unread"] == sum(r["id"] not in recorded for r in candidates)
     assert annotation["settled_from_marks"] == len(current)
-    assert annotation["annotators"] == {
-        "pass_a": ["reader-A"],
-        "pass_b": ["reader-B"],
-        "adjudicator": ["adjudicator"],
+    assert annotation["annotators"] == {  # who read each round: the first, then the second (--update)
+        "pass_a": ["reader-A", "reader-C"],
+        "pass_b": ["reader-B", "reader-D"],
+        "adjudicator": ["adjudicator", "adjudicator-2"],
     }
     rows = load_dataset(str(out), "forcebench", split="test", cache_dir=str(tmp_path)).to_list()
     drafted = [r for r in rows if r["annotation_status"] == "drafted"]
@@ -344,7 +344,7 @@ def test_the_committed_marks_hold_no_text_of_any_row(built: tuple[Path, dict]) -
     with MARKS_FILE.open(newline="", encoding="utf-8") as handle:
         lines = list(csv.DictReader(handle))
     assert list(lines[0]) == list(MARKS_COLUMNS)
-    cell = re.compile(r"fb-[0-9a-f]+|[0-9a-f]{16}|yes|no|reader-[AB]|adjudicator|")
+    cell = re.compile(r"fb-[0-9a-f]+|[0-9a-f]{16}|yes|no|reader-[A-D]|adjudicator(-2)?|")
     assert all(cell.fullmatch(value) for line in lines for value in line.values())
     for row in read_rows(built[0]):
         for name in ("context", "evidence", "evidence_span", "calibrated_claim", "raised_claim"):
