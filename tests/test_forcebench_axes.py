@@ -289,3 +289,50 @@ def test_mostly_after_a_modal_is_raised_to_only_not_entirely() -> None:
     ]
     adjective = "The human energy used to propel bicycles is renewable and largely non-polluting."
     assert [e.new for e in find_edits(adjective, "scope")] == ["entirely"]
+
+
+def test_an_association_with_a_degree_is_raised_to_determines_not_causes() -> None:
+    # fb-d1241d25d8: "... and is correlated with the degree of binocular vision" was raised to "causes the degree"
+    claim = (
+        "The proportion of decussating fibers varies between species, and is correlated with the degree of "
+        "binocular vision enjoyed by a species."
+    )
+    assert [e.new for e in find_edits(claim, "relation")] == ["determines"]
+    assert [e.new for e in find_edits("Smoking is associated with lung cancer in adults.", "relation")] == [
+        "causes"
+    ]
+
+
+def test_an_association_raise_keeps_also_and_no_pair_drops_it() -> None:
+    # fb-800db57f24: "diabetes insipidus which is also associated with frequent urination" -> "which causes"
+    claim = (
+        'The term "mellitus" or "from honey" was added by the Briton John Rolle in the late 1700s to separate '
+        "the condition from diabetes insipidus which is also associated with frequent urination."
+    )
+    assert [e.new for e in find_edits(claim, "relation")] == ["also causes"]
+    rows, _ = draft_rows([_source(claim, claim)])
+    assert not any("which causes" in r["raised_claim"] for r in rows)
+
+
+def test_a_past_count_in_a_dated_attribution_frame_is_not_raised_to_the_present() -> None:
+    # fb-5aade58087: "According to the 2010 census, it had a population of 104,553" -> "it has"
+    for claim in (
+        "According to the 2010 census, it had a population of 104,553, making it the 35th-most populous city "
+        "in Texas.",
+        "In 2011, the national statistics office reported that the town had a population of 6,269.",
+    ):
+        assert list(find_edits(claim, "temporal")) == [], claim
+    assert [e.new for e in find_edits("The town had a population of 6,269 at its peak.", "temporal")] == [
+        "has a population of"
+    ]
+
+
+def test_a_control_never_lowers_known_to_to_a_consensus() -> None:
+    # fb-157f5f164a: "he is known to have been in command" lowered to "he is widely considered to have been"
+    sentence = "During this period he is known to have been in command of a hundred archers."
+    consensus = Counter({("modality", "belief-to-knowledge", "is widely considered to", "is known to"): 2})
+    assert list(lowerings(sentence, consensus)) == []
+    plain = Counter({("modality", "belief-to-knowledge", "is considered to", "is known to"): 2})
+    assert [weak for weak, _ in lowerings(sentence, plain)] == [
+        "During this period he is considered to have been in command of a hundred archers."
+    ]

@@ -498,12 +498,15 @@ def lowerings(sentence: str, vocabulary: Counter[tuple[str, str, str, str]]) -> 
     ``sentence`` exactly: (weaker claim, that rule's edit). The markers come from ``vocabulary``, the
     (axis, rule, limiter, raised form) of the contrast pairs, so controls and contrasts share them.
     A raised form that deletes its limiter is lowered by inserting the limiter before a quantity
-    (numeric) or a cause (``partly due to``)."""
+    (numeric) or a cause (``partly due to``). A limiter asserting a consensus (``widely considered
+    to``) is never inserted: the stronger claim (``known to``) does not state one."""
     target = norm(sentence)
     seen = set()
     for axis, rule, old, new in vocabulary:
         if re.search(r"\d", old):
             continue  # a limiter with a number of its own (a range) would invent that number
+        if _CONSENSUS.search(old) and not _CONSENSUS.search(new):
+            continue  # "known to" lowered to "widely considered to" asserts a consensus the span does not state
         if new:
             slots = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(new)}(?!\w)", sentence)]
             cut = len(new)
@@ -538,6 +541,7 @@ def lowerings(sentence: str, vocabulary: Counter[tuple[str, str, str, str]]) -> 
                     break
 
 
+_CONSENSUS = re.compile(r"\b(?:widely|generally|commonly)\b", re.I)
 _NEGATION_BEFORE = re.compile(r"\b(?:not|no|never|without|cannot|nor)\b|n't\b", re.I)
 
 
