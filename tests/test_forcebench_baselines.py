@@ -40,6 +40,18 @@ def test_prefer_fewer_force_words_wins_contrasts_and_loses_controls() -> None:
     assert (shorter["mvr"], shorter["lpr"], shorter["cpa"]) == (1.0, 0.0, 0.5)
 
 
+def test_the_classifier_runs_on_a_sample_with_an_axis_of_one_pair() -> None:
+    # a seeded subset of the eval split (scripts/forcebench_sample.py) can hold one relation contrast
+    # pair; stratifying on it raised sklearn's ValueError instead of scoring the sample
+    rows = [
+        make_row(f"fb-{i:02d}", "modality", f"Drug {i} may help.", f"Drug {i} will help.", pair_type=kind)
+        for i, kind in enumerate(["contrast", "licensed"] * 5)
+    ]
+    rows.append(make_row("fb-rel", "relation", "Salt is linked to strokes.", "Salt causes strokes."))
+    predictions, report = classifier_predictions(rows, seed=3)
+    assert report["train"] + report["test"] == 11 and len(predictions) == report["test"]
+
+
 def test_the_classifier_is_fitted_on_one_half_and_scored_on_the_other() -> None:
     rows = []
     for i in range(20):

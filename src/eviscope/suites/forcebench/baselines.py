@@ -29,6 +29,7 @@ Evidence-blind baselines (contract §6) never read the evidence; they show what 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -275,6 +276,23 @@ def _claim_features(row: Mapping[str, Any]) -> str:
     return f"{weak} {strong} {edits or 'del_none add_none'}"
 
 
+def _strata(rows: Sequence[Mapping[str, Any]]) -> list[str] | None:
+    """Axis and pair type of each row for a stratified split; on a small sample (a seeded subset), an
+    axis/pair-type stratum of one row falls back to its pair type, and with a pair type of one row
+    the split is not stratified.
+
+    >>> pairs = [("scope", "contrast")] * 2 + [("numeric", "contrast"), ("relation", "contrast")]
+    >>> _strata([{"axis": a, "pair_type": t} for a, t in pairs])
+    ['scope/contrast', 'scope/contrast', 'contrast', 'contrast']
+    >>> print(_strata([{"axis": a, "pair_type": t} for a, t in [*pairs, ("scope", "licensed")]]))
+    None
+    """
+    strata = [f"{r['axis']}/{r['pair_type']}" for r in rows]
+    counts = Counter(strata)
+    strata = [s if counts[s] >= 2 else r["pair_type"] for s, r in zip(strata, rows, strict=True)]
+    return strata if min(Counter(strata).values()) >= 2 else None
+
+
 def classifier_predictions(
     rows: Sequence[Mapping[str, Any]], seed: int = 0
 ) -> tuple[list[dict], dict[str, Any]]:
@@ -287,8 +305,7 @@ def classifier_predictions(
     from sklearn.pipeline import make_pipeline
 
     rows = sorted(rows, key=lambda r: r["id"])
-    strata = [f"{r['axis']}/{r['pair_type']}" for r in rows]
-    train, test = train_test_split(list(rows), test_size=0.5, random_state=seed, stratify=strata)
+    train, test = train_test_split(list(rows), test_size=0.5, random_state=seed, stratify=_strata(rows))
     model = make_pipeline(
         CountVectorizer(ngram_range=(1, 2), lowercase=True, binary=True),
         LogisticRegression(max_iter=2000, random_state=seed),
