@@ -213,3 +213,35 @@ def test_tasks_predictions_names_the_line_that_is_not_a_logged_sample(
     assert err.endswith("samples_eviscope_v1_1_x.jsonl:2: not an lm-eval logged sample (doc_id, doc, "
                         "filtered_resps); give the samples_<task>_<time>.jsonl that --log_samples wrote")  # fmt: skip
     assert "\n" not in err and not (tmp_path / "p.jsonl").exists()
+
+
+def test_harnesses_send_each_requests_schema_in_the_form_eviscope_run_sends(
+    built_dataset: Path, tmp_path: Path
+) -> None:
+    from eviscope.runner.backends.openai_backend import response_format
+
+    sent: list[dict[str, Any]] = []
+    server = StubServer(answer=lambda body: sent.append(body) or "{}")
+    schemas = {
+        eviscope_harness.eviscope_prompt(row): eviscope_harness.eviscope_schema(row)
+        for row in load_rows("eviscope-v1.1", built_dataset)[:4]
+    }
+    for row in read_rows(built_dataset)[:2]:
+        for prompt in forcebench_harness.forcebench_prompts(row, "generic").values():
+            schemas[prompt] = forcebench_harness.forcebench_schema("generic")
+    evi, fb = inspect_task_files()
+    with server.serving():
+        args = ["model=scripted", f"base_url={server.url}/chat/completions", "tokenizer_backend=None"]
+        run_lm_eval("local-chat-completions", args, built_dataset, tmp_path / "lm-eval", 4,
+                    response_format="json_schema")  # fmt: skip
+        lm_eval_sent, sent[:] = list(sent), []
+        argv = [sys.executable, "-m", "inspect_ai", "eval", f"{evi}@eviscope_v1_1", f"{fb}@forcebench_generic",
+                "--model", "openai/scripted", "-M", "responses_api=false", "-T", f"dataset={built_dataset}",
+                "-T", "response_format=json_object", "--limit", "4", "--log-dir", str(tmp_path / "inspect"),
+                "--display", "none"]  # fmt: skip
+        run_harness(argv, tmp_path, OPENAI_BASE_URL=server.url, OPENAI_API_KEY="none")
+    for form, bodies in (("json_schema", lm_eval_sent), ("json_object", sent)):
+        assert len(bodies) == len(schemas) == 8, form
+        for body in bodies:
+            schema = schemas[body["messages"][-1]["content"]]
+            assert body["response_format"] == response_format(form, schema), form

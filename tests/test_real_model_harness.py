@@ -55,8 +55,11 @@ pytestmark = [
     ),
 ]
 
-QUARTETS = 2
-"""``--limit`` 8: two v1.1 quartets, and 8 ForceBench requests (4 pairs)."""
+SERVER_QUARTETS = 2
+"""Against the server, ``--limit`` 8: two v1.1 quartets, and 8 ForceBench requests (4 pairs)."""
+HF_QUARTETS = 1
+"""lm-eval ``hf`` (float32 on CPU, one row per ``generate``: each row's schema is its own grammar),
+``--limit`` 4: one quartet and two pairs."""
 
 
 @pytest.fixture(scope="module")
@@ -114,11 +117,16 @@ def _check_replies(log: Path, built_dataset: Path, tmp: Path, capsys: pytest.Cap
 
 
 def _same_as_suite(
-    reported: dict[str, dict[str, float]], logs: dict[str, Path], built_dataset: Path, tmp: Path, capsys: Any
+    reported: dict[str, dict[str, float]],
+    logs: dict[str, Path],
+    quartets: int,
+    built_dataset: Path,
+    tmp: Path,
+    capsys: Any,
 ) -> None:
-    subset = rows_subset(built_dataset, tmp, QUARTETS)
-    assert _check_replies(logs["eviscope_v1_1"], built_dataset, tmp, capsys) == 4 * QUARTETS
-    assert _check_replies(logs["forcebench_generic"], built_dataset, tmp, capsys) == 2 * QUARTETS
+    subset = rows_subset(built_dataset, tmp, quartets)
+    assert _check_replies(logs["eviscope_v1_1"], built_dataset, tmp, capsys) == 4 * quartets
+    assert _check_replies(logs["forcebench_generic"], built_dataset, tmp, capsys) == 2 * quartets
     ours = suite_scores(logs["eviscope_v1_1"], subset, tmp, capsys)
     assert_same(reported["eviscope_v1_1"], ours, eviscope_harness.EVISCOPE_METRICS)
     ours = suite_scores(logs["forcebench_generic"], subset, tmp, capsys)
@@ -133,7 +141,7 @@ def test_lm_eval_chat_sends_each_rows_schema_to_llama_cpp_and_reports_what_evisc
     args = ["model=smollm2", f"base_url={llama_server}/chat/completions", "num_concurrent=1", "max_retries=1",
             "tokenizer_backend=None", "timeout=900"]  # fmt: skip
     run_lm_eval(
-        "local-chat-completions", args, built_dataset, out, 4 * QUARTETS, response_format="json_object"
+        "local-chat-completions", args, built_dataset, out, 4 * SERVER_QUARTETS, response_format="json_object"
     )
     logs = {task: samples_log(out, task) for task in ("eviscope_v1_1", "forcebench_generic")}
     rows = {row["id"]: row for row in load_rows("eviscope-v1.1", built_dataset)}
@@ -142,7 +150,7 @@ def test_lm_eval_chat_sends_each_rows_schema_to_llama_cpp_and_reports_what_evisc
         assert sent["type"] == "json_object"
         enum = sent["schema"]["properties"]["citations"]["items"]["enum"]
         assert enum == [d["doc_id"] for d in rows[sample["doc"]["id"]]["documents"]]
-    _same_as_suite(lm_eval_results(out), logs, built_dataset, tmp_path, capsys)
+    _same_as_suite(lm_eval_results(out), logs, SERVER_QUARTETS, built_dataset, tmp_path, capsys)
 
 
 def test_inspect_openai_sends_each_rows_schema_to_llama_cpp_and_reports_what_eviscope_score_does(
@@ -155,7 +163,7 @@ def test_inspect_openai_sends_each_rows_schema_to_llama_cpp_and_reports_what_evi
     evi, fb = inspect_task_files()
     argv = [sys.executable, "-m", "inspect_ai", "eval", f"{evi}@eviscope_v1_1", f"{fb}@forcebench_generic",
             "--model", "openai/smollm2", "-M", "responses_api=false", "-T", f"dataset={built_dataset}",
-            "-T", "response_format=json_object", "--limit", str(4 * QUARTETS), "--temperature", "0",
+            "-T", "response_format=json_object", "--limit", str(4 * SERVER_QUARTETS), "--temperature", "0",
             "--log-dir", str(logs_dir), "--display", "none"]  # fmt: skip
     run_harness(argv, tmp_path, OPENAI_BASE_URL=llama_server, OPENAI_API_KEY="none")
     logs, reported = {}, {}
@@ -164,15 +172,15 @@ def test_inspect_openai_sends_each_rows_schema_to_llama_cpp_and_reports_what_evi
         [scores] = read_eval_log(str(log)).results.scores
         logs[task], reported[task] = log, {name: m.value for name, m in scores.metrics.items()}
     assert set(logs) == {"eviscope_v1_1", "forcebench_generic"}
-    _same_as_suite(reported, logs, built_dataset, tmp_path, capsys)
+    _same_as_suite(reported, logs, SERVER_QUARTETS, built_dataset, tmp_path, capsys)
 
 
 def test_lm_eval_hf_keeps_each_reply_to_its_rows_schema_with_xgrammar(
     smollm2_folder: Path, built_dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "lm-eval"
-    run_lm_eval("hf", [f"pretrained={smollm2_folder}", "dtype=float32"], built_dataset, out, 4 * QUARTETS,
+    run_lm_eval("hf", [f"pretrained={smollm2_folder}", "dtype=float32"], built_dataset, out, 4 * HF_QUARTETS,
                 "--device", "cpu", "--batch_size", "4", response_format="xgrammar",
                 tokenizer=str(smollm2_folder))  # fmt: skip
     logs = {task: samples_log(out, task) for task in ("eviscope_v1_1", "forcebench_generic")}
-    _same_as_suite(lm_eval_results(out), logs, built_dataset, tmp_path, capsys)
+    _same_as_suite(lm_eval_results(out), logs, HF_QUARTETS, built_dataset, tmp_path, capsys)
