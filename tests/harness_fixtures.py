@@ -26,8 +26,11 @@ def harness_env(**extra: str) -> dict[str, str]:
     return {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", **extra}
 
 
-def run_harness(argv: list[str], cwd: Path, **env: str) -> None:
-    done = subprocess.run(argv, cwd=cwd, env=harness_env(**env), capture_output=True, text=True, timeout=600)
+def run_harness(argv: list[str], cwd: Path, timeout_s: int = 600, **env: str) -> None:
+    """Run a harness's command line with ``env`` added; it must succeed within ``timeout_s``."""
+    done = subprocess.run(
+        argv, cwd=cwd, env=harness_env(**env), capture_output=True, text=True, timeout=timeout_s
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
 
@@ -109,11 +112,19 @@ def samples_log(out: Path, task: str) -> Path:
 
 
 def run_lm_eval(
-    model: str, model_args: list[str], dataset: Path, out: Path, limit: int, *extra: str, **metadata: str
+    model: str,
+    model_args: list[str],
+    dataset: Path,
+    out: Path,
+    limit: int,
+    *extra: str,
+    timeout_s: int = 600,
+    **metadata: str,
 ) -> None:
-    """lm-eval on eviscope_v1_1 and forcebench_generic, ``--limit`` requests each, samples logged to ``out``."""
+    """lm-eval on eviscope_v1_1 and forcebench_generic, ``--limit`` requests each, samples logged to
+    ``out``; ``metadata`` goes to the tasks (``--metadata``) beside the dataset."""
     argv = [sys.executable, "-m", "lm_eval", "run", "--model", model, "--model_args", *model_args,
             "--tasks", "eviscope_v1_1", "forcebench_generic", "--include_path", str(lm_eval_tasks()),
             "--metadata", json.dumps({"dataset": str(dataset), **metadata}), "--limit", str(limit), "--log_samples",
             "--output_path", str(out), "--apply_chat_template", *extra]  # fmt: skip
-    run_harness(argv, out.parent)
+    run_harness(argv, out.parent, timeout_s)

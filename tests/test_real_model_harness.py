@@ -179,8 +179,10 @@ def test_lm_eval_hf_keeps_each_reply_to_its_rows_schema_with_xgrammar(
     smollm2_folder: Path, built_dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "lm-eval"
+    args = ["--device", "cpu", "--batch_size", "4"]
+    tasks = {"response_format": "xgrammar", "tokenizer": str(smollm2_folder)}
+    # 8.5 min for lm-eval alone on 2 cores shared with other work
     run_lm_eval("hf", [f"pretrained={smollm2_folder}", "dtype=float32"], built_dataset, out, 4 * HF_QUARTETS,
-                "--device", "cpu", "--batch_size", "4", response_format="xgrammar",
-                tokenizer=str(smollm2_folder))  # fmt: skip
+                *args, timeout_s=1500, **tasks)  # fmt: skip
     logs = {task: samples_log(out, task) for task in ("eviscope_v1_1", "forcebench_generic")}
     _same_as_suite(lm_eval_results(out), logs, HF_QUARTETS, built_dataset, tmp_path, capsys)
