@@ -10,20 +10,24 @@ null), so a scripted OpenAI-compatible server also drives lm-eval with replies o
 from __future__ import annotations
 
 import json
-import math
-import os
-import subprocess
 import sys
-import uuid
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
 import pytest
 import yaml
-from eviscope_fixtures import write_dataset
+from harness_fixtures import (
+    assert_same,
+    headline_pairs,
+    lm_eval_results,
+    rows_subset,
+    run_harness,
+    run_lm_eval,
+    samples_log,
+    suite_scores,
+)
 from stub_server import StubServer
 
 from eviscope.cli import main
@@ -41,113 +45,24 @@ pytest.importorskip("inspect_ai")
 pytest.importorskip("transformers")
 pytestmark = pytest.mark.slow
 
-BIN = Path(sys.executable).parent
 QUARTETS = 2
 """Quartets the tiny-model runs generate for (``--limit`` 8 rows, and 8 ForceBench requests = 4 pairs)."""
-
-
-def _env(**extra: str) -> dict[str, str]:
-    return {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", **extra}
-
-
-def _run(argv: list[str], cwd: Path, **env: str) -> None:
-    done = subprocess.run(argv, cwd=cwd, env=_env(**env), capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-
-
-def _subset(built_dataset: Path, tmp: Path, quartets: int) -> Path:
-    """The first ``quartets`` quartets of eviscope-v1.1 and the first ``2 * quartets`` ForceBench pairs:
-    the rows a harness ``--limit`` of ``4 * quartets`` requests covers, for the suite's scorers.
-
-    The folder's name is new each time: ``datasets`` caches a local folder by its name, across runs
-    (see :func:`eviscope.harness.data.load_rows`), and ``eviscope score`` reads it through that cache.
-    """
-    root = tmp / f"subset-{uuid.uuid4().hex[:12]}"
-    write_dataset(root, "eviscope-v1.1", load_rows("eviscope-v1.1", built_dataset)[: 4 * quartets])
-    pairs = pq.read_table(built_dataset / "data" / "forcebench" / "test.parquet").slice(0, 2 * quartets)
-    pq.write_table(pairs, root / "forcebench.parquet")
-    return root
-
-
-def _headline_pairs(subset: Path) -> int:
-    """The subset's ForceBench pairs that the scorers count: the evaluation split (contract §5)."""
-    return pq.read_table(subset / "forcebench.parquet").column("split").to_pylist().count("eval")
-
-
-def _suite_scores(log: Path, subset: Path, tmp: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
-    """Convert a harness log into predictions and score them with the suite's own commands."""
-    preds = tmp / f"{log.stem}.predictions.jsonl"
-    capsys.readouterr()
-    assert main(["tasks", "predictions", str(log), "--out", str(preds)]) == 0
-    capsys.readouterr()
-    if "forcebench" in log.name:
-        assert (
-            main(
-                [
-                    "score",
-                    str(preds),
-                    "--config",
-                    "forcebench",
-                    "--dataset",
-                    str(subset / "forcebench.parquet"),
-                    "--json",
-                ]
-            )
-            == 0
-        )
-        return json.loads(capsys.readouterr().out)
-    out = tmp / f"{log.stem}.report"
-    argv = ["score", str(preds), "--dataset", str(subset), "--json", "--out", str(out)]
-    assert main(argv) == 0
-    return json.loads(capsys.readouterr().out)["overall"]
-
-
-def _assert_same(harness: dict[str, float], ours: dict[str, Any], names: tuple[str, ...]) -> None:
-    for name in names:
-        theirs = harness[name]
-        assert isinstance(theirs, float), (name, theirs)
-        if ours[name] is None:  # undefined on these rows (no control among them): lm-eval reports NaN
-            assert math.isnan(theirs), (name, theirs)
-            continue
-        assert math.isclose(theirs, ours[name], rel_tol=0, abs_tol=1e-9), (name, theirs, ours[name])
-
-
-def _lm_eval_results(out: Path) -> dict[str, dict[str, float]]:
-    [results] = out.rglob("results_*.json")
-    by_task = json.loads(results.read_text())["results"]
-    return {
-        task: {k.removesuffix(",none"): v for k, v in metrics.items() if k.endswith(",none")}
-        for task, metrics in by_task.items()
-    }
-
-
-def _samples(out: Path, task: str) -> Path:
-    [samples] = out.rglob(f"samples_{task}_*.jsonl")
-    return samples
-
-
-def _lm_eval(model: str, model_args: list[str], dataset: Path, out: Path, limit: int, *extra: str) -> None:
-    argv = [str(BIN / "lm-eval"), "run", "--model", model, "--model_args", *model_args,
-            "--tasks", "eviscope_v1_1", "forcebench_generic", "--include_path", str(lm_eval_tasks()),
-            "--metadata", json.dumps({"dataset": str(dataset)}), "--limit", str(limit), "--log_samples",
-            "--output_path", str(out), "--apply_chat_template", *extra]  # fmt: skip
-    _run(argv, out.parent)
 
 
 def test_lm_eval_hf_tiny_model_reports_what_eviscope_score_does(
     tiny_model: Path, built_dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "lm-eval"
-    _lm_eval("hf", [f"pretrained={tiny_model}", "dtype=float32"], built_dataset, out, 4 * QUARTETS,
+    run_lm_eval("hf", [f"pretrained={tiny_model}", "dtype=float32"], built_dataset, out, 4 * QUARTETS,
              "--device", "cpu", "--batch_size", "8", "--gen_kwargs", "max_gen_toks=16")  # fmt: skip
-    results = _lm_eval_results(out)
-    subset = _subset(built_dataset, tmp_path, QUARTETS)
+    results = lm_eval_results(out)
+    subset = rows_subset(built_dataset, tmp_path, QUARTETS)
     assert set(results["eviscope_v1_1"]) >= set(eviscope_harness.EVISCOPE_METRICS)
-    ours = _suite_scores(_samples(out, "eviscope_v1_1"), subset, tmp_path, capsys)
-    _assert_same(results["eviscope_v1_1"], ours, eviscope_harness.EVISCOPE_METRICS)
-    ours = _suite_scores(_samples(out, "forcebench_generic"), subset, tmp_path, capsys)
-    assert 0 < ours["n"] + ours["n_licensed"] == _headline_pairs(subset)  # eval contrast units and controls
-    _assert_same(results["forcebench_generic"], ours, forcebench_harness.FORCEBENCH_METRICS)
+    ours = suite_scores(samples_log(out, "eviscope_v1_1"), subset, tmp_path, capsys)
+    assert_same(results["eviscope_v1_1"], ours, eviscope_harness.EVISCOPE_METRICS)
+    ours = suite_scores(samples_log(out, "forcebench_generic"), subset, tmp_path, capsys)
+    assert 0 < ours["n"] + ours["n_licensed"] == headline_pairs(subset)  # eval contrast units and controls
+    assert_same(results["forcebench_generic"], ours, forcebench_harness.FORCEBENCH_METRICS)
 
 
 def test_inspect_hf_tiny_model_reports_what_eviscope_score_does(
@@ -157,24 +72,24 @@ def test_inspect_hf_tiny_model_reports_what_eviscope_score_does(
 
     logs = tmp_path / "inspect"
     evi, fb = inspect_task_files()
-    argv = [str(BIN / "inspect"), "eval", f"{evi}@eviscope_v1_1", f"{fb}@forcebench_generic",
+    argv = [sys.executable, "-m", "inspect_ai", "eval", f"{evi}@eviscope_v1_1", f"{fb}@forcebench_generic",
             "--model", "hf/local", "-M", f"model_path={tiny_model}", "-M", "device=cpu", "-M", "do_sample=false",
             "-T", f"dataset={built_dataset}", "--limit", str(4 * QUARTETS), "--max-tokens", "16",
             "--log-dir", str(logs), "--display", "none"]  # fmt: skip
-    _run(argv, tmp_path)
-    subset = _subset(built_dataset, tmp_path, QUARTETS)
+    run_harness(argv, tmp_path)
+    subset = rows_subset(built_dataset, tmp_path, QUARTETS)
     found = sorted(logs.glob("*.eval"))
     assert len(found) == 2
     for log in found:
         [scores] = read_eval_log(str(log)).results.scores
         reported = {name: m.value for name, m in scores.metrics.items()}
-        ours = _suite_scores(log, subset, tmp_path, capsys)
+        ours = suite_scores(log, subset, tmp_path, capsys)
         names = (
             forcebench_harness.FORCEBENCH_METRICS
             if "forcebench" in log.name
             else eviscope_harness.EVISCOPE_METRICS
         )
-        _assert_same(reported, ours, names)
+        assert_same(reported, ours, names)
 
 
 # --- lm-eval against a scripted OpenAI-compatible server: replies of every kind ------------------
@@ -236,21 +151,21 @@ def test_lm_eval_chat_server_metrics_of_every_kind_match_eviscope_score(
     out = tmp_path / "lm-eval"
     args = ["model=scripted", f"base_url={scripted_server}", "num_concurrent=4", "max_retries=1",
             "tokenizer_backend=None"]  # fmt: skip
-    _lm_eval("local-chat-completions", args, built_dataset, out, 4 * quartets)
-    results = _lm_eval_results(out)
-    subset = _subset(built_dataset, tmp_path, quartets)
-    ours = _suite_scores(_samples(out, "eviscope_v1_1"), subset, tmp_path, capsys)
-    _assert_same(results["eviscope_v1_1"], ours, eviscope_harness.EVISCOPE_METRICS)
+    run_lm_eval("local-chat-completions", args, built_dataset, out, 4 * quartets)
+    results = lm_eval_results(out)
+    subset = rows_subset(built_dataset, tmp_path, quartets)
+    ours = suite_scores(samples_log(out, "eviscope_v1_1"), subset, tmp_path, capsys)
+    assert_same(results["eviscope_v1_1"], ours, eviscope_harness.EVISCOPE_METRICS)
     # The replies make every kind of outcome, so the comparison is not one of zeros.
     assert 0 < ours["joint_success"] < 1 and ours["quartet_consistency"] + ours["noise_robustness"] > 0
     assert 0 < ours["span_f1"] < 1 and 0 < ours["unsupported_citation_rate"] < 1
-    ours = _suite_scores(_samples(out, "forcebench_generic"), subset, tmp_path, capsys)
+    ours = suite_scores(samples_log(out, "forcebench_generic"), subset, tmp_path, capsys)
     assert (
-        0 < ours["n"] + ours["n_licensed"] == _headline_pairs(subset)
+        0 < ours["n"] + ours["n_licensed"] == headline_pairs(subset)
         and 0 < ours["mvr"] < 1
         and ours["missing"] > 0
     )
-    _assert_same(results["forcebench_generic"], ours, forcebench_harness.FORCEBENCH_METRICS)
+    assert_same(results["forcebench_generic"], ours, forcebench_harness.FORCEBENCH_METRICS)
 
 
 def test_tasks_path_lists_every_task_with_every_suite_metric(capsys: pytest.CaptureFixture[str]) -> None:
@@ -298,3 +213,35 @@ def test_tasks_predictions_names_the_line_that_is_not_a_logged_sample(
     assert err.endswith("samples_eviscope_v1_1_x.jsonl:2: not an lm-eval logged sample (doc_id, doc, "
                         "filtered_resps); give the samples_<task>_<time>.jsonl that --log_samples wrote")  # fmt: skip
     assert "\n" not in err and not (tmp_path / "p.jsonl").exists()
+
+
+def test_harnesses_send_each_requests_schema_in_the_form_eviscope_run_sends(
+    built_dataset: Path, tmp_path: Path
+) -> None:
+    from eviscope.runner.backends.openai_backend import response_format
+
+    sent: list[dict[str, Any]] = []
+    server = StubServer(answer=lambda body: sent.append(body) or "{}")
+    schemas = {
+        eviscope_harness.eviscope_prompt(row): eviscope_harness.eviscope_schema(row)
+        for row in load_rows("eviscope-v1.1", built_dataset)[:4]
+    }
+    for row in read_rows(built_dataset)[:2]:
+        for prompt in forcebench_harness.forcebench_prompts(row, "generic").values():
+            schemas[prompt] = forcebench_harness.forcebench_schema("generic")
+    evi, fb = inspect_task_files()
+    with server.serving():
+        args = ["model=scripted", f"base_url={server.url}/chat/completions", "tokenizer_backend=None"]
+        run_lm_eval("local-chat-completions", args, built_dataset, tmp_path / "lm-eval", 4,
+                    response_format="json_schema")  # fmt: skip
+        lm_eval_sent, sent[:] = list(sent), []
+        argv = [sys.executable, "-m", "inspect_ai", "eval", f"{evi}@eviscope_v1_1", f"{fb}@forcebench_generic",
+                "--model", "openai/scripted", "-M", "responses_api=false", "-T", f"dataset={built_dataset}",
+                "-T", "response_format=json_object", "--limit", "4", "--log-dir", str(tmp_path / "inspect"),
+                "--display", "none"]  # fmt: skip
+        run_harness(argv, tmp_path, OPENAI_BASE_URL=server.url, OPENAI_API_KEY="none")
+    for form, bodies in (("json_schema", lm_eval_sent), ("json_object", sent)):
+        assert len(bodies) == len(schemas) == 8, form
+        for body in bodies:
+            schema = schemas[body["messages"][-1]["content"]]
+            assert body["response_format"] == response_format(form, schema), form

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -32,3 +33,13 @@ def load_rows(config: str, dataset: str | None = None) -> Any:
         fresh = {"download_mode": "force_redownload", "verification_mode": "no_checks"}
         return datasets.load_dataset(source, config, split=SPLIT, **fresh)
     return datasets.load_dataset(source, config, split=SPLIT)
+
+
+SCHEMA_KEY = "schema"
+"""Where a harness request keeps its JSON schema (canonical JSON): an lm-eval doc's column, an
+inspect-ai sample's metadata key; :func:`schema_json` writes it."""
+
+
+def schema_json(schema: dict[str, Any]) -> str:
+    """A request's JSON schema as the canonical JSON a harness request carries (:data:`SCHEMA_KEY`)."""
+    return json.dumps(schema, sort_keys=True)

@@ -78,6 +78,25 @@ RESPONSE_FORMATS = ("json_schema", "json_object", "none")
 """The forms of ``response_format`` ``--response-format`` offers (see the module docstring)."""
 
 
+def response_format(form: str, schema: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``response_format`` field of a chat completion request that asks for ``schema`` in
+    ``form`` (one of :data:`RESPONSE_FORMATS`), None for ``none``; also what the harness tasks send.
+
+    >>> response_format("json_object", {"type": "object"})
+    {'type': 'json_object', 'schema': {'type': 'object'}}
+    """
+    if form == "json_schema":
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": schema.get("title", "output"), "schema": schema},
+        }
+    if form == "json_object":
+        return {"type": "json_object", "schema": schema}
+    if form == "none":
+        return None
+    raise EviScopeError(f"response format {form!r}: not one of {', '.join(RESPONSE_FORMATS)}")
+
+
 @dataclass(frozen=True)
 class Settings(BackendSettings):
     """``--backend openai``: any OpenAI-compatible chat completions server."""
@@ -249,13 +268,8 @@ class OpenAIBackend:
             "max_tokens": self.sampling.max_tokens,
             "seed": self.sampling.seed,
         }
-        if self.response_format == "json_schema":
-            body["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": request.schema.get("title", "output"), "schema": request.schema},
-            }
-        elif self.response_format == "json_object":
-            body["response_format"] = {"type": "json_object", "schema": request.schema}
+        if (field := response_format(self.response_format, request.schema)) is not None:
+            body["response_format"] = field
         return body
 
     def complete(self, requests: list[ChatRequest]) -> list[Completion]:

@@ -33,6 +33,20 @@ from eviscope.runner.backends.base import (
 FALLBACK_CHAT_FORMAT = "role: content per turn, then 'assistant:'"
 
 
+def grammar_compiler(tokenizer: Any, vocab_size: int) -> Any:
+    """xgrammar's compiler for a model's tokenizer and (padded) vocabulary; None without xgrammar."""
+    try:
+        import xgrammar
+    except ImportError:
+        return None
+    return xgrammar.GrammarCompiler(xgrammar.TokenizerInfo.from_huggingface(tokenizer, vocab_size=vocab_size))
+
+
+def schema_grammar(compiler: Any, schema: dict[str, Any]) -> Any:
+    """The compiled grammar of a JSON schema: JSON without free white space (also the lm-eval tasks')."""
+    return compiler.compile_json_schema(json.dumps(schema, sort_keys=True), any_whitespace=False)
+
+
 def _fallback_prompt(messages: list[Message]) -> str:
     return "".join(f"{m['role']}: {m['content']}\n\n" for m in messages) + "assistant:"
 
@@ -104,7 +118,9 @@ class TransformersBackend:
             self.tokenizer.pad_token = self.tokenizer.eos_token
         self.chat_template = "tokenizer" if self.tokenizer.chat_template else FALLBACK_CHAT_FORMAT
         self.generation_config = self._generation_config()
-        self._grammar = self._grammar_compiler() if structured_output else None
+        self._grammar = (
+            grammar_compiler(self.tokenizer, self.model.config.vocab_size) if structured_output else None
+        )
         self._compiled: dict[str, Any] = {}
         torch.manual_seed(sampling.seed)
         self._info = BackendInfo(
@@ -151,16 +167,6 @@ class TransformersBackend:
         config.eos_token_id = self.tokenizer.eos_token_id
         return config
 
-    def _grammar_compiler(self) -> Any:
-        try:
-            import xgrammar
-        except ImportError:
-            return None
-        info = xgrammar.TokenizerInfo.from_huggingface(
-            self.tokenizer, vocab_size=self.model.config.vocab_size
-        )
-        return xgrammar.GrammarCompiler(info)
-
     def info(self) -> BackendInfo:
         self._info.extra["generate_calls"] = self.generate_calls
         return self._info
@@ -179,7 +185,7 @@ class TransformersBackend:
         for request in requests:
             key = json.dumps(request.schema, sort_keys=True)
             if key not in self._compiled:
-                self._compiled[key] = self._grammar.compile_json_schema(key, any_whitespace=False)
+                self._compiled[key] = schema_grammar(self._grammar, request.schema)
             grammars.append(self._compiled[key])
         return [xgrammar.contrib.hf.LogitsProcessor(grammars)]
 

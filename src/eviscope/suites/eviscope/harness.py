@@ -50,6 +50,12 @@ def eviscope_prompt(row: Row, policy: str = "vanilla") -> str:
     return request.messages[-1]["content"]
 
 
+def eviscope_schema(row: Row, policy: str = "vanilla") -> dict[str, Any]:
+    """The JSON schema ``eviscope run`` asks for on an EviScope row (its doc ids an ``enum``, contract §3)."""
+    [request] = EviScopeTask(policy).requests(row)
+    return request.schema
+
+
 def eviscope_prediction(row: Row, reply: str) -> dict[str, Any]:
     """The contract §3 prediction of one reply, read by the suite's tolerant parser (``action: null`` when
     it cannot be read). Harnesses report no usage, so none is given (it counts as zero)."""

@@ -35,6 +35,11 @@ def forcebench_prompts(row: Row, judge: str) -> dict[str, str]:
     return {which: r.messages[-1]["content"] for (which, _), r in zip(CLAIMS, requests, strict=True)}
 
 
+def forcebench_schema(judge: str) -> dict[str, Any]:
+    """The JSON schema ``eviscope run`` asks a ForceBench judge for: ``{"label": <one of its labels>}``."""
+    return ForceBenchTask(judge, judge).schema
+
+
 def forcebench_label(judge: str, reply: str) -> str | None:
     """The judge's label in ``reply`` (the suite's label parser), None when there is none."""
     return ForceBenchTask(judge, judge).parse(reply)

@@ -13,14 +13,19 @@ from typing import Any
 import datasets
 
 from eviscope.core.layout import SPLIT
-from eviscope.harness.data import load_rows
+from eviscope.harness.data import SCHEMA_KEY, load_rows, schema_json
+from eviscope.harness.lm_eval_schema import SchemaTask as SchemaTask  # the task YAMLs' class
 from eviscope.suites.eviscope import harness as suite
 
 
 def load(config: str, dataset: str | None = None, policy: str = "vanilla", **_: Any) -> datasets.DatasetDict:
-    """The rows of ``config`` (hub id or local folder ``dataset``) with the prompt of ``policy``."""
-    rows = load_rows(config, dataset)
-    return datasets.DatasetDict({SPLIT: rows.map(lambda row: {"prompt": suite.eviscope_prompt(row, policy)})})
+    """The rows of ``config`` (hub id or local folder ``dataset``) with the prompt and schema of ``policy``."""
+
+    def request(row: Mapping[str, Any]) -> dict[str, str]:
+        schema = schema_json(suite.eviscope_schema(row, policy))
+        return {"prompt": suite.eviscope_prompt(row, policy), SCHEMA_KEY: schema}
+
+    return datasets.DatasetDict({SPLIT: load_rows(config, dataset).map(request)})
 
 
 def doc_to_text(doc: Mapping[str, Any]) -> str:

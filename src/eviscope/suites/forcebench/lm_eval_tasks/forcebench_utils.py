@@ -14,7 +14,8 @@ from typing import Any
 import datasets
 
 from eviscope.core.layout import SPLIT
-from eviscope.harness.data import load_rows
+from eviscope.harness.data import SCHEMA_KEY, load_rows, schema_json
+from eviscope.harness.lm_eval_schema import SchemaTask as SchemaTask  # the task YAMLs' class
 from eviscope.suites.forcebench import harness as suite
 from eviscope.suites.forcebench.rows import CONFIG as FORCEBENCH_CONFIG
 
@@ -22,9 +23,10 @@ from eviscope.suites.forcebench.rows import CONFIG as FORCEBENCH_CONFIG
 def load(judge: str, dataset: str | None = None, **_: Any) -> datasets.DatasetDict:
     """Two requests per pair of the ``forcebench`` config (hub id or local folder ``dataset``)."""
     pairs = load_rows(FORCEBENCH_CONFIG, dataset)
+    schema = schema_json(suite.forcebench_schema(judge))
     requests = [
         {**{name: row[name] for name in suite.FORCEBENCH_PAIR_FIELDS}, "judge": judge, "which": which,
-         "prompt": prompt}
+         "prompt": prompt, SCHEMA_KEY: schema}
         for row in pairs
         for which, prompt in suite.forcebench_prompts(row, judge).items()
     ]  # fmt: skip
