@@ -75,7 +75,8 @@ rule                        read as not believable
                             religion"): the shares must leave room for one another
 ``date_duration_tied``      a year or date in a paragraph that states a duration of years ("his
                             eleven-year military dictatorship", "for 11 years", "ten years later")
-                            beside another date ("killed in 1988"): the arithmetic fixes July 1977
+                            that is, within a year, its distance to another year of the paragraph
+                            ("killed in 1988"): the arithmetic fixes July 1977
 ``count_of_a_group``        a count of a group the article has named ("all 32 of these astronauts",
                             "these 12 apostles", "each of the 24"), which a reader counts in the article
 ``date_numbered_series``    a year of a numbered event ("Super Bowl XXXVII … in 2003") whose series the
@@ -190,8 +191,8 @@ RULES: dict[str, str] = {
     "the same people ('26.7%' Catholics, 'around 20%' no religion beside '61.1%' Christian): the shares "
     "must leave room for one another",
     "date_duration_tied": "the answer's paragraph states a duration of years ('his eleven-year military "
-    "dictatorship', 'for 11 years', 'ten years later') beside another date of it ('killed in 1988'): "
-    "the arithmetic fixes the answer",
+    "dictatorship', 'for 11 years', 'ten years later') that is, within a year, the distance from the answer "
+    "to another year of the paragraph ('killed in 1988'): the arithmetic fixes the answer",
     "count_of_a_group": "the count is of a group the article has named or goes on to name ('all 32 of "
     "these astronauts', 'these 12 apostles', 'each of the 24'), which a reader counts in the article",
     "date_numbered_series": "the answer dates a numbered event ('Super Bowl XXXVII took place in San Diego "
