@@ -426,6 +426,23 @@ STRICT_READ_FAILURES = [
     ("56e0d810231d4119001ac432", "1886", "1885", "date_narrative_slot", "two businessmen in 1886"),
     # The fifth strict read (fresh readers, xl seed 6161): the action a gerund names ("after returning").
     ("57272ce1f1498d1400e8f43a", "1226", "1224", "date_order_same_verb", "both divisions returned"),
+    # The sixth strict read (fresh readers, xl seed 8181; rules that only eviscope-xl reads).
+    (
+        "57302ad804bcaa1900d772af",
+        "1977",
+        "1976",
+        "date_duration_tied",
+        "his eleven-year military dictatorship",
+    ),
+    ("5725d61038643c19005acdd3", "32", "38", "count_of_a_group", "NASA awarded all 32 of these astronauts"),
+    ("56d6f0770d65d2140019826a", "2003", "2001", "date_numbered_series", "Super Bowl 50 was an American"),
+    (
+        "57272bcb5951b619008f8686",
+        "1225",
+        "1224",
+        "date_close_same_verb",
+        "In 1226, immediately after returning",
+    ),
 ]
 """The failures of the strict whole-article read of issue 23, each with the rule that now rejects it."""
 
@@ -531,6 +548,23 @@ def test_the_strict_readers_failures_are_gone_and_named(
     assert because in found.sentence
 
 
+def test_the_sixth_reads_classes_read_made_up_sentences() -> None:
+    # Each failure of the seed-8181 read is a class: the same words in another sentence are caught too.
+    from eviscope.builders.eviscope.believability import _CLOSELY, counts_a_group, durations, series_numbers
+
+    assert durations("He ruled for 11 years until he died in 1990, ten years later than planned.") == [11, 10]
+    assert durations("the 13-year-old king, the Seven Years' War, settled for at least 11,000 years") == []
+    assert counts_a_group("The league fined each of the ", " clubs")
+    assert counts_a_group("She thanked all ", " of them by name")
+    assert not counts_a_group("The league has ", " clubs")
+    found = series_numbers("Wrestlemania XXX was held in 2014, a year after WrestleMania 29")
+    assert [m[2:] for m in found] == [("wrestlemania", 30), ("wrestlemania", 29)]
+    assert series_numbers("In 1985, at the 57th Academy Awards")[0][2:] == ("academy awards", 57)
+    assert _CLOSELY.search("The following year, the army marched north")
+    assert _CLOSELY.search("shortly after signing the treaty")
+    assert not _CLOSELY.search("after signing the treaty")
+
+
 def test_a_share_of_a_whole_stays_below_what_the_other_shares_leave(believability) -> None:
     # Victoria: "Around 20% of Victorians claim no religion" and "About 61.1% of Victorians describe
     # themselves as Christian": 40% would make more than all Victorians, 25% would not.
@@ -549,15 +583,20 @@ def test_a_share_of_a_whole_stays_below_what_the_other_shares_leave(believabilit
 def test_every_repaired_conflict_is_believable_against_its_article(
     configs: dict[str, Dataset], report: dict, believability, config: str
 ) -> None:
+    from eviscope.builders.eviscope.configs import EVISCOPE_CONFIGS
+
     squad, checker = believability
+    rules = EVISCOPE_CONFIGS[config].rules
     rows = [row for row in configs[config] if row["variant"] == "conflicting"]
     for row in rows:
-        found = checker.finding(_answer(squad, row["source_id"], _core(row)), row["conflict_answer"])
+        found = checker.finding(_answer(squad, row["source_id"], _core(row)), row["conflict_answer"], rules)
         assert found is None, (row["id"], found)
     assert report["configs"][config]["believable_pass"] == len(rows)
 
 
 def test_the_report_counts_each_rule_of_believability(report: dict) -> None:
+    from eviscope.builders.eviscope.believability import PAPER_RULES, STRICTER_RULES
+
     counts = report["believability"]["questions"]
     assert report["believability"]["rules"] == RULES
     for rule in RULES:
@@ -566,8 +605,10 @@ def test_the_report_counts_each_rule_of_believability(report: dict) -> None:
     assert sum(c["removed"] for c in counts.values()) == (
         report["eligible_questions_legacy"] - report["eligible_questions"]
     )
-    # Every rule catches something in the dev set, and none rejects most questions.
-    assert all(c["removed"] + c["replaced"] > 0 for c in counts.values())
+    # Every rule that v1.1 reads catches something in the dev set, and none rejects most questions; the
+    # rules that only eviscope-xl reads reject nothing under v1.1's construction (its rows stay as read).
+    assert all(counts[rule]["removed"] + counts[rule]["replaced"] > 0 for rule in PAPER_RULES)
+    assert all(counts[rule]["removed"] + counts[rule]["replaced"] == 0 for rule in STRICTER_RULES)
     assert report["eligible_questions"] > report["eligible_questions_legacy"] / 2
     for config in ("eviscope-v1.1", "eviscope-xl"):
         drawn = report["configs"][config]["believability"]

@@ -73,6 +73,19 @@ rule                        read as not believable
 ``count_shares_listed``     a percentage whose paragraph lists two or more other shares of the same
                             people ("61.1% … Christian", "26.7% … Roman Catholics", "Around 20% … no
                             religion"): the shares must leave room for one another
+``date_duration_tied``      a year or date in a paragraph that states a duration of years ("his
+                            eleven-year military dictatorship", "for 11 years", "ten years later")
+                            that is, within a year, its distance to another year of the paragraph
+                            ("killed in 1988"): the arithmetic fixes July 1977
+``count_of_a_group``        a count of a group the article has named ("all 32 of these astronauts",
+                            "these 12 apostles", "each of the 24"), which a reader counts in the article
+``date_numbered_series``    a year of a numbered event ("Super Bowl XXXVII … in 2003") whose series the
+                            article dates at another number ("Super Bowl XIX in 1985", "Super Bowl 50"
+                            on February 7, 2016): the numbering fixes the year
+``date_close_same_verb``    a year or date that moves away from the date of a sentence that tells the
+                            same action as following or preceding it closely ("In 1225 both divisions
+                            returned" and "In 1226, immediately after returning"; "the following
+                            year", "shortly after"): not 1224
 =========================== =============================================================================
 
 *Tied to the answer* are every sentence of the support paragraph, every sentence of the article
@@ -177,8 +190,28 @@ RULES: dict[str, str] = {
     "count_shares_listed": "the percentage stands in a paragraph that lists two or more other shares of "
     "the same people ('26.7%' Catholics, 'around 20%' no religion beside '61.1%' Christian): the shares "
     "must leave room for one another",
+    "date_duration_tied": "the answer's paragraph states a duration of years ('his eleven-year military "
+    "dictatorship', 'for 11 years', 'ten years later') that is, within a year, the distance from the answer "
+    "to another year of the paragraph ('killed in 1988'): the arithmetic fixes the answer",
+    "count_of_a_group": "the count is of a group the article has named or goes on to name ('all 32 of "
+    "these astronauts', 'these 12 apostles', 'each of the 24'), which a reader counts in the article",
+    "date_numbered_series": "the answer dates a numbered event ('Super Bowl XXXVII took place in San Diego "
+    "in 2003') whose series the article dates at another number ('Super Bowl XIX in 1985'): the "
+    "numbering fixes the year",
+    "date_close_same_verb": "a sentence that tells the same action as the answer's ties it closely to its "
+    "own date ('In 1226, immediately after returning from the west'; 'the following year', 'shortly "
+    "after'): the alternative may not move farther from that date than the answer is",
 }
 """Every rule of believability against the article: its id and what it rejects."""
+STRICTER_RULES = frozenset(
+    {"date_duration_tied", "count_of_a_group", "date_numbered_series", "date_close_same_verb"}
+)
+"""The rules that the sixth strict read (``eviscope-xl``, seed 8181) asked for. A config reads them only
+where it declares so (:class:`~eviscope.builders.eviscope.configs.EviScopeConfig`: ``eviscope-xl``
+does), since they would redraw quartets of ``eviscope-v1.1``, whose rows its 40/40 read settled."""
+PAPER_RULES = frozenset(RULES) - STRICTER_RULES
+"""The rules that ``eviscope-v1.1`` reads (all but :data:`STRICTER_RULES`)."""
+ALL_RULES = frozenset(RULES)
 
 Span = tuple[date, date]
 
@@ -266,6 +299,33 @@ RESTATED_DIGITS = 3
 not "100" or "3600"): round numbers recur by chance."""
 SHARES_LISTED = 2
 """A percentage beside this many other percentages of its paragraph is one of a list of shares."""
+_DURATION = re.compile(r"(?<![\d,.])" + _YEARS_SPAN.pattern + r"(?!-old|['’] War)", re.IGNORECASE)
+"""A duration of years ("eleven-year", "for 11 years", "ten years later"), not an age ("13-year-old"), the
+Seven Years' War, nor an age of the Earth ("at least 11,000 years")."""
+DURATION_SLACK = 1
+"""A duration within this many years of the distance between two years ties them ("eleven-year" from July
+1977 to 1988)."""
+_GROUP_BEFORE = re.compile(
+    r"\b(?:all|these|those|each\s+of\s+the|every\s+one\s+of\s+the|all\s+of\s+the|both\s+of\s+the)\s+$",
+    re.IGNORECASE,
+)
+_GROUP_AFTER = re.compile(r"^(?:\s+[a-z][\w-]*)?\s+of\s+(?:these|those|them|us|which)\b", re.IGNORECASE)
+"""A count of a group the text has named: "all 32 of these astronauts", "these 12 apostles"."""
+_SERIES = re.compile(
+    r"(?P<name>(?:[A-Z][\w’'-]*\s+){1,3}?)(?P<n>[IVXLC]{1,8}|\d{1,3})(?![\w’'-])"
+    r"|(?<![\w.,])(?P<ord>\d{1,3}(?:st|nd|rd|th))\s+(?P<oname>(?:[A-Z][\w’'-]*\s*){1,3})"
+)
+"""A numbered event of a series: a name and its number ("Super Bowl XXXVII", "Super Bowl 50"), or an
+ordinal and a name ("the 87th Academy Awards")."""
+SERIES_REACH = 80
+"""The answer dates the numbered event that ends at most this many characters before it in its sentence."""
+_CLOSELY = re.compile(
+    r"\b(?:immediately|shortly|soon|just|right|directly)\s+(?:after|before|upon|on)\b"
+    r"|\b(?:the\s+)?(?:following|next)\s+year\b|\b(?:a|one)\s+year\s+(?:later|after|earlier|before)\b"
+    r"|\bthe\s+year\s+(?:after|before)\b",
+    re.IGNORECASE,
+)
+"""Words that tie an event closely to another ("immediately after returning", "the following year")."""
 """A day the article dates this near the answer's day tells of the same days."""
 
 
@@ -575,7 +635,7 @@ class Believability:
             by_title.setdefault(paragraph.title, []).append(index)
         self.by_title = by_title
         self._articles: dict[str, Article] = {}
-        self._question_findings: dict[tuple[int, int], Finding | None] = {}
+        self._question_findings: dict[tuple[int, int, frozenset[str]], Finding | None] = {}
 
     def article(self, paragraph: int) -> Article:
         title = self.squad.paragraphs[paragraph].title
@@ -583,27 +643,28 @@ class Believability:
             self._articles[title] = Article(self.squad, self.by_title[title], self.entities)
         return self._articles[title]
 
-    def problem(self, answer: Answer, alternative: str) -> str | None:
-        """The id of the first rule of :data:`RULES` that rejects ``alternative``, or ``None``."""
-        found = self.finding(answer, alternative)
+    def problem(self, answer: Answer, alternative: str, rules: frozenset[str] = ALL_RULES) -> str | None:
+        """The id of the first of ``rules`` (of :data:`RULES`) that rejects ``alternative``, or ``None``."""
+        found = self.finding(answer, alternative, rules)
         return found.rule if found else None
 
-    def finding(self, answer: Answer, alternative: str) -> Finding | None:
-        """The first rule of :data:`RULES` that rejects ``alternative``, with the sentence that rules it out."""
-        key = (answer.paragraph, answer.start)
+    def finding(self, answer: Answer, alternative: str, rules: frozenset[str] = ALL_RULES) -> Finding | None:
+        """The first of ``rules`` (of :data:`RULES`) that rejects ``alternative``, with the sentence that
+        rules it out."""
+        key = (answer.paragraph, answer.start, rules)
         if key not in self._question_findings:
-            self._question_findings[key] = self._question_finding(answer)
+            self._question_findings[key] = self._question_finding(answer, rules)
         if self._question_findings[key]:
             return self._question_findings[key]
         if answer.kind in {"year", "date"}:
-            return self._date_finding(answer, alternative)
+            return self._date_finding(answer, alternative, rules)
         if answer.kind == "quantity":
             return self._count_finding(answer, alternative)
         if answer.kind == "person":
             return self._person_alternative_finding(answer, alternative)
         return None
 
-    def _question_finding(self, answer: Answer) -> Finding | None:
+    def _question_finding(self, answer: Answer, rules: frozenset[str]) -> Finding | None:
         """A rule that rejects every alternative of the question."""
         if answer.kind == "person":
             return self._person_finding(answer)
@@ -628,10 +689,15 @@ class Believability:
             for sentence in passage:
                 if _YEARS_SPAN.search(sentence.text) and date_spans(sentence.text):
                     return Finding("date_span_passage", sentence.text)
+            found = "date_duration_tied" in rules and _duration_finding(answer, own, passage)
+            found = found or ("date_numbered_series" in rules and _series_finding(answer, article, own))
+            if found:
+                return found
         if answer.kind != "quantity":
             return None
         value = number_value(answer.core)
-        found = _label_finding(answer, own) or _total_finding(answer, own, passage)
+        found = _label_finding(answer, own) or ("count_of_a_group" in rules and _group_finding(answer, own))
+        found = found or _total_finding(answer, own, passage)
         found = found or _unit_finding(answer, own, passage)
         if found:
             return found
@@ -684,7 +750,7 @@ class Believability:
         match = _NOUN_AFTER.match(context[answer.start + len(answer.core) :])
         return _stem(match[1].split()[-1]) if match else None
 
-    def _date_finding(self, answer: Answer, alternative: str) -> Finding | None:
+    def _date_finding(self, answer: Answer, alternative: str, rules: frozenset[str]) -> Finding | None:
         old, new = _answer_span(answer.core), _answer_span(alternative)
         if old is None or new is None:
             return None
@@ -714,7 +780,7 @@ class Believability:
                 _within(span, old) and not _within(span, new) for span in spans
             ):
                 return Finding("date_same_year_article", sentence.text)
-        return self._narrative_finding(answer, old, new) or self._later_date_finding(answer, old, new)
+        return self._narrative_finding(answer, old, new) or self._later_date_finding(answer, old, new, rules)
 
     def _narrative_finding(self, answer: Answer, old: Span, new: Span) -> Finding | None:
         """``date_narrative_slot``: the alternative leaves the answer's slot in a narrative told in order
@@ -732,8 +798,11 @@ class Believability:
                 return Finding("date_narrative_slot", sentence.text)
         return None
 
-    def _later_date_finding(self, answer: Answer, old: Span, new: Span) -> Finding | None:
-        """``date_order_same_verb`` and ``date_days_apart`` (see :data:`RULES`)."""
+    def _later_date_finding(
+        self, answer: Answer, old: Span, new: Span, rules: frozenset[str]
+    ) -> Finding | None:
+        """``date_order_same_verb``, ``date_close_same_verb`` (of ``rules``) and ``date_days_apart`` (see
+        :data:`RULES`)."""
         article = self.article(answer.paragraph)
         own = article.sentence_of(answer.paragraph, answer.start)
         verbs = {_verb_stem(m[1] + "ed") for m in _VERB.finditer(own.text.lower())}
@@ -746,6 +815,14 @@ class Believability:
                 keeps_order(old, new, span) for span in spans
             ):
                 return Finding("date_order_same_verb", sentence.text)
+        for sentence in article.sentences:
+            closely = _CLOSELY.search(sentence.text) or _CLOSELY.search(own.text)
+            if sentence is own or not verbs or not closely or "date_close_same_verb" not in rules:
+                continue
+            if verbs & {_verb_stem(w) for w in tokens(sentence.text)} and any(
+                _gap_years(new, span) > _gap_years(old, span) for _, _, span in date_spans(sentence.text)
+            ):
+                return Finding("date_close_same_verb", sentence.text)
         if old[0] != old[1]:
             return None
         end = answer.start + len(answer.core)
@@ -885,6 +962,123 @@ def _anywhere_finding(answer: Answer, article: Article, own: _Sentence) -> Findi
             slack = value * (0.5 * 10.0 ** -len(match[3] or "") / share + 0.001)
             if abs(count * 100 / share - value) <= slack:
                 return Finding("restated_anywhere", sentence.text)
+    return None
+
+
+def durations(text: str) -> list[int]:
+    """The durations in years that ``text`` states (:data:`_DURATION`; "a year" is 1, "two decades" 20).
+
+    >>> durations("his eleven-year military dictatorship; for 3 years; two decades later; a 13-year-old")
+    [11, 3, 20]
+    """
+    found = []
+    for match in _DURATION.finditer(text):
+        number, unit = re.split(r"[ -]", match.group().lower(), maxsplit=1)
+        value = 1 if number in {"a", "an"} else int(number) if number.isdigit() else number_value(number)
+        found.append(int(value) * (10 if unit.startswith("decade") else 1))
+    return found
+
+
+def _duration_finding(answer: Answer, own: _Sentence, passage: list[_Sentence]) -> Finding | None:
+    """``date_duration_tied``: the answer's paragraph states a duration of years ("his eleven-year
+    military dictatorship") that is, within a year, the distance from the answer to another year of the
+    paragraph ("killed in 1988"), so the arithmetic fixes the answer ("In July 1977, General Zia-ul-Haq
+    overthrew …")."""
+    at, end = answer.start - own.start, answer.start - own.start + len(answer.core)
+    held = _answer_span(answer.core)
+    if held is None:
+        return None
+    years = {span[0].year for s in passage for _, _, span in date_spans(s.text)}
+    years |= {span[0].year for start, stop, span in date_spans(own.text) if stop <= at or start >= end}
+    gaps = {abs(year - held[0].year) for year in years}
+    for sentence in [own, *passage]:
+        if any(abs(gap - n) <= DURATION_SLACK for n in durations(sentence.text) for gap in gaps):
+            return Finding("date_duration_tied", sentence.text)
+    return None
+
+
+def counts_a_group(before: str, after: str) -> bool:
+    """The count between ``before`` and ``after`` is of a group the text has named (``count_of_a_group``).
+
+    >>> counts_a_group("NASA awarded all ", " of these astronauts its highest honor")
+    True
+    >>> counts_a_group("Each of the ", " delegates cast a vote"), counts_a_group("It has ", " members")
+    (True, False)
+    """
+    return bool(_GROUP_BEFORE.search(before) or _GROUP_AFTER.match(after))
+
+
+def _group_finding(answer: Answer, own: _Sentence) -> Finding | None:
+    """``count_of_a_group``: "all 32 of these astronauts", "these 12 apostles": a reader counts the group
+    in the article (the missions and their crews), so any other count contradicts it."""
+    at = answer.start - own.start
+    if counts_a_group(own.text[:at], own.text[at + len(answer.core) :]):
+        return Finding("count_of_a_group", own.text)
+    return None
+
+
+def _roman(numeral: str) -> int | None:
+    """The value of a Roman numeral ("XXXVII": 37), else ``None``."""
+    values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+    total = 0
+    for here, after in zip(numeral, [*numeral[1:], ""], strict=True):
+        value = values[here]
+        total += -value if after and values[after] > value else value
+    return total if _to_roman(total) == numeral else None
+
+
+def _to_roman(value: int) -> str:
+    out = ""
+    for amount, letters in (
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ):
+        while value >= amount:
+            out, value = out + letters, value - amount
+    return out
+
+
+def series_numbers(text: str) -> list[tuple[int, int, str, int]]:
+    """``(start, end, series, number)`` of every numbered event of ``text``: a name and a number, Roman or
+    in digits ("Super Bowl XXXVII", "Super Bowl 50"), or an ordinal and a name ("the 87th Academy Awards").
+
+    >>> series_numbers("since Super Bowl XIX in 1985, and the 50th Grammy Awards")
+    [(6, 20, 'super bowl', 19), (38, 56, 'grammy awards', 50)]
+    """
+    found = []
+    for match in _SERIES.finditer(text):
+        name, number = (match["name"], match["n"]) if match["n"] else (match["oname"], match["ord"][:-2])
+        value = int(number) if number.isdigit() else _roman(number)
+        words = [_name(w) for w in name.split()]
+        if value and words[-1] not in _CALENDAR and not set(words) <= QUESTION_WORDS:
+            found.append((match.start(), match.start() + len(match.group().rstrip()), " ".join(words), value))
+    return found
+
+
+def _series_finding(answer: Answer, article: Article, own: _Sentence) -> Finding | None:
+    """``date_numbered_series``: the answer dates a numbered event of a series ("Super Bowl XXXVII took
+    place in San Diego in 2003") that the article dates at another number ("Super Bowl XIX in 1985"):
+    the numbering fixes the year."""
+    at, end = answer.start - own.start, answer.start - own.start + len(answer.core)
+    mine = [m for m in series_numbers(own.text[:at]) if at - m[1] <= SERIES_REACH]
+    if not mine:
+        return None
+    _, _, series, number = mine[-1]
+    for sentence in article.sentences:
+        dates = [
+            span
+            for start, stop, span in date_spans(sentence.text)
+            if sentence is not own or stop <= at or start >= end
+        ]
+        if dates and any(s == series and n != number for _, _, s, n in series_numbers(sentence.text)):
+            return Finding("date_numbered_series", sentence.text)
     return None
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from eviscope.builders.eviscope.alternatives import PAPER_MOVES, Moves, _alternatives, _NamePool
 from eviscope.builders.eviscope.answer_types import Entity, article_labels, paragraph_entities
-from eviscope.builders.eviscope.believability import Answer, Believability, shared_believability
+from eviscope.builders.eviscope.believability import PAPER_RULES, Answer, Believability, shared_believability
 from eviscope.builders.eviscope.conflict_edits import repaired_conflict
 from eviscope.builders.eviscope.conflict_lints import (
     ConflictCase,
@@ -30,6 +30,9 @@ from eviscope.builders.eviscope.retrieval import _RelatedPassages
 from eviscope.builders.eviscope.windows import _balanced_pair, _gap, conflict_window, gap_target
 from eviscope.core.normalize import tokens
 from eviscope.suites.eviscope.squad_source import Question, Squad
+
+Construction = tuple[Moves, frozenset[str]]
+"""How a config makes its alternatives: how far they move and the rules of believability they pass."""
 
 
 @dataclass(frozen=True)
@@ -72,10 +75,11 @@ def find_candidates(
     squad: Squad,
     seed: int,
     progress: Callable[[Iterable], Iterable] = iter,
-    moves: tuple[Moves, ...] = (PAPER_MOVES,),
-) -> tuple[dict[Moves, list[Candidate]], Counter[Rejection], list[list[Entity]], Counter[str]]:
+    moves: tuple[Construction, ...] = ((PAPER_MOVES, PAPER_RULES),),
+) -> tuple[dict[Construction, list[Candidate]], Counter[Rejection], list[list[Entity]], Counter[str]]:
     """Every eligible base question of ``squad``, in source order, under each of ``moves`` (how far
-    alternatives move, :class:`~eviscope.builders.eviscope.alternatives.Moves`); why the others were not
+    alternatives move, :class:`~eviscope.builders.eviscope.alternatives.Moves`, and the rules of
+    believability they must pass, of :data:`~eviscope.builders.eviscope.believability.RULES`); why the others were not
     (by :class:`~eviscope.builders.eviscope.eligibility.Rejection`), the paragraphs' named entities, and
     how many same-article passages the leak check passed over (by reason id), both under the first of
     ``moves``."""
@@ -96,13 +100,13 @@ def find_candidates(
     retriever = _RelatedPassages(squad)
     believability = shared_believability(squad, entities)
 
-    pools: dict[Moves, list[Candidate]] = {}
+    pools: dict[Construction, list[Candidate]] = {}
     leaked: Counter[str] = Counter()
     for index, how in enumerate(moves):
         counted = rejected if index == 0 else Counter()
         candidates: list[Candidate] = []
         for item in eligible:
-            made = _make_candidate(squad, item, seed, names, retriever, believability, how)
+            made = _make_candidate(squad, item, seed, names, retriever, believability, *how)
             if isinstance(made, Rejection):
                 counted[made] += 1
             else:
@@ -123,6 +127,7 @@ def _make_candidate(
     retriever: _RelatedPassages,
     believability: Believability,
     moves: Moves,
+    rules: frozenset[str] = PAPER_RULES,
 ) -> Candidate | Rejection:
     paragraph = squad.paragraphs[item.question.paragraph]
     rng = random.Random(f"{seed}:{item.question.id}:conflict")
@@ -154,10 +159,10 @@ def _make_candidate(
     if not related:
         return Rejection("no_related_passage")
     answer = Answer(item.question.paragraph, item.core_start, item.core, item.type, item.question.question)
-    unbelievable = believability.problem(answer, made[1])
+    unbelievable = believability.problem(answer, made[1], rules)
     believable = made
     if unbelievable:
-        fits = (passage(o) for o in options if believability.problem(answer, o) is None)
+        fits = (passage(o) for o in options if believability.problem(answer, o, rules) is None)
         believable = next(filter(None, fits), None)
     candidate = Candidate(
         item.question,

@@ -24,7 +24,9 @@ before the rules that the second strict whole-article read asked for, 300 before
 ``eviscope-xl``'s alternatives also move less far from the answer
 (:data:`~eviscope.builders.eviscope.alternatives.NEAR_MOVES`; ``v1`` and ``v1.1`` keep the paper's
 moves, so their rows stay as they were), since the strict reads did not believe most alternatives
-that had moved far. ``eviscope-xl`` shows its rows in the balanced layout
+that had moved far. ``eviscope-xl`` also reads the rules that the sixth read asked for
+(:data:`~eviscope.builders.eviscope.believability.STRICTER_RULES`), which ``v1.1`` leaves out so that its
+rows stay as its read settled them. ``eviscope-xl`` shows its rows in the balanced layout
 (:func:`~eviscope.builders.eviscope.assembly.quartet_rows`), so that no count tells its variants
 apart; ``v1`` and ``v1.1`` keep the paper's. Every build audits each config for evidence-blind
 shortcuts (:func:`eviscope.suites.eviscope.shortcuts.audit`) and reports it beside the lints.
@@ -47,7 +49,7 @@ from eviscope.builders.eviscope.answer_types import (
     typer_accuracy,
 )
 from eviscope.builders.eviscope.assembly import check_doc_ids, lint_report, quartet_rows
-from eviscope.builders.eviscope.believability import RULES, shared_believability
+from eviscope.builders.eviscope.believability import ALL_RULES, PAPER_RULES, RULES, shared_believability
 from eviscope.builders.eviscope.candidates import Candidate, answer_of, find_candidates
 from eviscope.builders.eviscope.conflict_lints import LINTS
 from eviscope.builders.parquet_split import write_split
@@ -68,6 +70,10 @@ class EviScopeConfig:
     moves: Moves = PAPER_MOVES
     """How far its alternatives move from the answer (:class:`~eviscope.builders.eviscope.alternatives.Moves`):
     the paper's for ``v1`` and ``v1.1``, :data:`~eviscope.builders.eviscope.alternatives.NEAR_MOVES` for ``xl``."""
+    rules: frozenset[str] = PAPER_RULES
+    """The rules of believability its alternatives pass (of :data:`~eviscope.builders.eviscope.believability.RULES`):
+    all for ``xl``; ``v1.1`` leaves out :data:`~eviscope.builders.eviscope.believability.STRICTER_RULES`,
+    so its rows stay as its read settled them."""
 
 
 EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
@@ -88,6 +94,7 @@ EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
             q.QuartetParams(n_quartets=280, per_article_cap=30, balanced=True),
             False,
             NEAR_MOVES,
+            ALL_RULES,
         ),
     )
 }
@@ -109,10 +116,10 @@ def build_eviscope(
     schema are unchanged, and the report says which documents the guard left without neighbours.
     """
     names = list(names)
-    wanted = [EVISCOPE_CONFIGS[name].moves for name in names]
-    moves = tuple(dict.fromkeys([PAPER_MOVES, *wanted]))
+    wanted = [(EVISCOPE_CONFIGS[name].moves, EVISCOPE_CONFIGS[name].rules) for name in names]
+    moves = tuple(dict.fromkeys([(PAPER_MOVES, PAPER_RULES), *wanted]))
     pools, rejected, entities, leaked = find_candidates(squad, seed, progress, moves)
-    candidates = pools[PAPER_MOVES]
+    candidates = pools[(PAPER_MOVES, PAPER_RULES)]
     believable = [c for c in candidates if c.believable]
     checker = shared_believability(squad, entities)
     report: dict = {
@@ -134,12 +141,15 @@ def build_eviscope(
         },
         "configs": {},
     }
-    drawn: dict[tuple[q.QuartetParams, bool, Moves], tuple[list[q.Quartet], Counter[str], Counter[str]]] = {}
+    drawn: dict[
+        tuple[q.QuartetParams, bool, Moves, frozenset[str]],
+        tuple[list[q.Quartet], Counter[str], Counter[str]],
+    ] = {}
     articles = squad_articles(squad) if contextualize else {}
     for name in names:
         config = EVISCOPE_CONFIGS[name]
-        key = (config.params, config.legacy_conflicts, config.moves)
-        own = pools[config.moves]
+        key = (config.params, config.legacy_conflicts, config.moves, config.rules)
+        own = pools[(config.moves, config.rules)]
         if key not in drawn:
             # The legacy construction (v1) draws as before the rules of believability existed.
             pool = own if config.legacy_conflicts else [c for c in own if c.believable]
@@ -187,7 +197,7 @@ def build_eviscope(
             previous = q.select(own, config.params, seed)
             report["configs"][name]["believability"] = believability_counts(previous, len(quartets))
             report["configs"][name]["believable_pass"] = sum(
-                checker.problem(answer_of(squad, c), c.conflict_answer) is None
+                checker.problem(answer_of(squad, c), c.conflict_answer, config.rules) is None
                 for c in (quartet.candidate for quartet in quartets)
             )
         if context is not None:
