@@ -336,10 +336,17 @@ def test_forcebench_loads_offline_beside_the_eviscope_configs(built_dataset: Pat
     rows = _load(built_dataset, "forcebench", tmp_path / "cache")
     assert rows.features == FORCEBENCH_FEATURES
     assert rows.num_rows >= 200
-    assert min(Counter(rows["axis"]).values()) >= 20
-    # settled by the committed annotation marks: every row adjudicated, the headline split present
-    assert set(rows["annotation_status"]) == {"adjudicated"}
-    assert set(rows["split"]) == {"eval", "pool"}
+    # every axis is there; temporal is the scarcest (the AttributionBench copy allows 14 temporal
+    # contrast candidates under the paper's axis definitions: the card's 'What AttributionBench allows')
+    assert min(Counter(rows["axis"]).values()) >= 12
+    # settled by the committed annotation marks: every eval row adjudicated; a candidate no mark
+    # settles yet (drafted) waits in pool
+    status = Counter(zip(rows["split"], rows["annotation_status"], strict=True))
+    assert status[("eval", "adjudicated")] >= 200 and set(status) <= {
+        ("eval", "adjudicated"),
+        ("pool", "adjudicated"),
+        ("pool", "drafted"),
+    }
 
 
 def test_card_prose_states_the_built_composition(built_dataset: Path) -> None:
