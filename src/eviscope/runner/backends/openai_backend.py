@@ -25,6 +25,10 @@ run so that a later rerun resumes it. Structured output is ``response_format`` i
 "schema": ...}``: llama-cpp-python's server, which answers the other form with HTTP 500) or ``none``
 (nothing sent: the prompt and the tolerant parser alone, as with a server that ignores it).
 
+What model answered is asked once per session, ``GET {base_url}/models`` (not retried, not an engine
+call): its entry for ``--model`` goes into the manifest's ``model_identity.served``, beside the hash
+and licence of ``--model-file``, the file the server serves when it is on this machine.
+
 A circuit breaker stops a run against a server that is down quickly: once ``give_up_after``
 requests in a row (in the order they end, across rows and batches) have failed after every retry,
 each try with a dropped or refused connection, a timeout, a 408 or a 5xx, and none succeeded in
