@@ -10,15 +10,17 @@ requests (messages and row-shaped schemas), the chat template, the same batches 
 run's order, xgrammar's logits processor, greedy ``model.generate``, decoding; no journal, parser or
 manifest. Both sides have loaded the model before they are timed: the run's time is its rows' span
 (first batch asked to last row journaled, what its progress bar tracks), the raw side's is its
-generate calls with their tokenizing and decoding (after a one-row warm-up). Printed per B: both times, their ratio (target
-≤ 1.05), the run's rows per second and its throughput over B = 1; the best of ``--repeats``, the
-two sides taking turns (a shared machine's other work only ever slows a side down).
+generate calls with their tokenizing and decoding (after a one-row warm-up). Printed per B: both
+sides' wall and CPU seconds (this process's, both sides in it, one after the other) and their
+ratios, the target ≤ 1.05 read on CPU time (wall time on a shared machine is mostly its other
+work), the run's rows per wall and per CPU second and its throughput per CPU second over the first
+B's; the best of ``--repeats`` for each figure, the two sides taking turns.
 
 With ``--base-url URL`` (an OpenAI-compatible server serving the same model under
 ``--served-model``), the same rows go through ``--backend openai`` at concurrency 1, 4 and 8, beside
 a raw client posting the same bodies (``response_format`` as ``--response-format`` names it) with as
 many requests in flight: rows per second, the run's time over the raw client's, and the throughput
-over C = 1. With ``--vllm MODEL`` (a GPU and vLLM), the rows also go through vLLM against one raw
+over C = 1 (``--batch-sizes ""`` measures the server alone). With ``--vllm MODEL`` (a GPU and vLLM), the rows also go through vLLM against one raw
 ``LLM.chat``.
 
     python benchmarks/runner.py [--dataset dataset] [--model PATH] [--rows N] [--max-tokens 128]
