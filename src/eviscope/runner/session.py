@@ -263,6 +263,7 @@ def _previous_info(previous: dict[str, Any]) -> BackendInfo:
         structured_output=previous.get("structured_output") or "none",
         sampling=previous.get("sampling") or {},
         extra=previous.get("backend_details") or {},
+        model_identity=previous.get("model_identity") or {},
     )
 
 

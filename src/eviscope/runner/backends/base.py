@@ -68,6 +68,8 @@ class BackendInfo:
     structured_output: str = "none"
     sampling: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+    model_identity: dict[str, Any] = field(default_factory=dict)
+    """Which weights answered: :func:`eviscope.runner.manifest.model_identity` (empty: not known)."""
 
 
 class Backend(Protocol):

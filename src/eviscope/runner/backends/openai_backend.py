@@ -25,6 +25,10 @@ run so that a later rerun resumes it. Structured output is ``response_format`` i
 "schema": ...}``: llama-cpp-python's server, which answers the other form with HTTP 500) or ``none``
 (nothing sent: the prompt and the tolerant parser alone, as with a server that ignores it).
 
+What model answered is asked once per session, ``GET {base_url}/models`` (not retried, not an engine
+call): its entry for ``--model`` goes into the manifest's ``model_identity.served``, beside the hash
+and licence of ``--model-file``, the file the server serves when it is on this machine.
+
 A circuit breaker stops a run against a server that is down quickly: once ``give_up_after``
 requests in a row (in the order they end, across rows and batches) have failed after every retry,
 each try with a dropped or refused connection, a timeout, a 408 or a 5xx, and none succeeded in
@@ -47,11 +51,13 @@ import time
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from eviscope.core.errors import EviScopeError, brief, plain
 from eviscope.core.io import MAX_COUNT, MiB
+from eviscope.runner import manifest
 from eviscope.runner.backends.base import (
     BackendInfo,
     BackendSettings,
@@ -74,6 +80,10 @@ DEFAULT_BASE_URL = "http://localhost:8000/v1"
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MAX_REPLY_BYTES = 8 * MiB
 """A chat reply of a few thousand tokens is some kilobytes; 8 MiB leaves room for any real one."""
+MODELS_TIMEOUT_S = 10.0
+"""The most seconds the one ``GET /models`` of a run waits (never more than ``--timeout``)."""
+MODELS_MAX_BYTES = 64 * 1024
+"""The most of the ``/models`` reply read; a longer one is not recorded."""
 RESPONSE_FORMATS = ("json_schema", "json_object", "none")
 """The forms of ``response_format`` ``--response-format`` offers (see the module docstring)."""
 
@@ -139,8 +149,16 @@ class Settings(BackendSettings):
         f"how the schema is sent: {' | '.join(RESPONSE_FORMATS)} (llama-cpp-python's server: json_object)",
         metavar="FORM",
     )
+    model_file: str | None = option(
+        None,
+        "the model file (or folder) the server serves, when it is on this machine: its SHA-256 and "
+        "licence go into the manifest",
+        metavar="PATH",
+    )
 
     def __post_init__(self) -> None:
+        if self.model_file is not None and not Path(self.model_file).exists():  # before a run starts
+            raise EviScopeError(f"--model-file {self.model_file}: no such file or folder")
         if self.base_url is None:  # resolved now, so that the manifest records the URL used
             object.__setattr__(self, "base_url", os.environ.get("OPENAI_BASE_URL", DEFAULT_BASE_URL))
 
@@ -163,6 +181,7 @@ class Settings(BackendSettings):
             structured_output=self.structured_output,
             give_up_after=self.give_up_after,
             response_format=self.response_format,
+            model_file=self.model_file,
         )
 
 
@@ -186,6 +205,7 @@ class OpenAIBackend:
         structured_output: bool = True,
         give_up_after: int = GIVE_UP_AFTER,
         response_format: str = "json_schema",
+        model_file: str | None = None,
     ) -> None:
         if response_format not in RESPONSE_FORMATS:
             raise EviScopeError(
@@ -232,8 +252,15 @@ class OpenAIBackend:
         self.transport_retries = 0
         self.most_retries = 0
         """The most HTTP retries made for any one request (at most ``max_retries``)."""
+        self.model_file = model_file
+        self._identity: dict[str, Any] | None = None
 
     def info(self) -> BackendInfo:
+        if self._identity is None:  # asked once: the model the server lists, the local file's hash
+            served = asyncio.run(self._served_model())
+            self._identity = manifest.model_identity(
+                self.model, local=self.model_file, flag="--model-file", served=served
+            )
         return BackendInfo(
             backend="openai",
             model=self.model,
@@ -257,7 +284,39 @@ class OpenAIBackend:
                 "http_most_retries_of_a_request": self.most_retries,
                 "aiohttp_version": package_version("aiohttp"),
             },
+            model_identity=self._identity,
         )
+
+    async def _served_model(self) -> dict[str, Any]:
+        """The server's ``/v1/models`` entry for the model (``id`` equal to ``--model``), secrets
+        redacted; else ``{"error": ...}`` saying why there is none. One GET, within
+        :data:`MODELS_TIMEOUT_S`, not retried, not counted as an engine call."""
+        aiohttp = self._aiohttp
+        url = self._endpoint.removesuffix("/chat/completions") + "/models"
+        timeout = aiohttp.ClientTimeout(total=min(self.timeout_s, MODELS_TIMEOUT_S))
+        try:
+            async with (
+                aiohttp.ClientSession(headers=self._headers, timeout=timeout, trust_env=True) as client,
+                client.get(url) as reply,
+            ):
+                status, body = reply.status, await reply.content.read(MODELS_MAX_BYTES + 1)
+        except (TimeoutError, aiohttp.ClientError) as err:
+            return {"error": f"{type(err).__name__} from {self.base_url}/models"}
+        if status != 200 or len(body) > MODELS_MAX_BYTES:
+            why = f"HTTP {status}" if status != 200 else f"a reply over {MODELS_MAX_BYTES:,} bytes"
+            return {"error": f"{why} from {self.base_url}/models"}
+        try:
+            listed = json.loads(self._redactor.text(body.decode("utf-8", errors="replace")))["data"]
+            entry = next((m for m in listed if isinstance(m, dict) and m.get("id") == self.model), None)
+            ids = [str(m.get("id")) for m in listed if isinstance(m, dict)]
+        except (ValueError, KeyError, TypeError):
+            return {"error": f"{self.base_url}/models: not an OpenAI model list"}
+        if entry is None:
+            shown = ", ".join(plain(i, 80) for i in ids[:5]) or "none"
+            return {
+                "error": f"{self.base_url}/models lists no model {plain(self.model, 80)} (it lists {shown})"
+            }
+        return entry
 
     def body(self, request: ChatRequest) -> dict[str, Any]:
         """The JSON body of one chat completion request."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
-from eviscope.runner import model_files
+from eviscope.runner import manifest, model_files
 from eviscope.runner.backends.base import (
     BackendInfo,
     BackendSettings,
@@ -140,7 +140,6 @@ class TransformersBackend:
                 },
             },
             extra={
-                **model_files.describe(source),
                 "device": device,
                 "max_batch_tokens": max_batch_tokens,
                 "chat_template": self.chat_template,
@@ -148,6 +147,7 @@ class TransformersBackend:
                 "transformers_version": transformers.__version__,
                 "xgrammar_version": package_version("xgrammar") if self._grammar else None,
             },
+            model_identity=manifest.model_identity(model, local=model),
         )
 
     def _generation_config(self) -> Any:

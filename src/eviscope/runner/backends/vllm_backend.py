@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
+from eviscope.runner import manifest
 from eviscope.runner.backends.base import (
     BackendInfo,
     BackendSettings,
@@ -81,6 +82,7 @@ class VLLMBackend:
             tensor_parallel_size=tensor_parallel_size,
             structured_output="vllm StructuredOutputsParams(json=...)" if structured_output else "none",
             extra={"vllm_version": package_version("vllm"), "max_model_len": max_model_len},
+            model_identity=manifest.model_identity(model, local=model),
         )
         kwargs: dict[str, Any] = {
             "model": model,
