@@ -11,23 +11,27 @@ from __future__ import annotations
 
 import runpy
 import sys
-from typing import Any
-
-import llama_cpp
-import llama_cpp.llama
-
-_default_params = llama_cpp.llama_model_default_params
 
 
-def _params() -> Any:
-    params = _default_params()
-    params.use_extra_bufts = False
-    return params
+def main() -> None:
+    """Turn the extra buffer types off in llama.cpp's default model parameters, then run the server
+    with this script's arguments (imported here: pytest collects this file where llama-cpp-python
+    is not installed)."""
+    import llama_cpp
+    import llama_cpp.llama
 
+    default_params = llama_cpp.llama_model_default_params
 
-llama_cpp.llama_model_default_params = _params
-llama_cpp.llama.llama_cpp.llama_model_default_params = _params
+    def params() -> object:  # a ctypes struct
+        params = default_params()
+        params.use_extra_bufts = False
+        return params
 
-if __name__ == "__main__":
+    llama_cpp.llama_model_default_params = params
+    llama_cpp.llama.llama_cpp.llama_model_default_params = params
     sys.argv = ["llama_cpp.server", *sys.argv[1:]]
     runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+
+
+if __name__ == "__main__":
+    main()
