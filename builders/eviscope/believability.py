@@ -368,6 +368,19 @@ def _verb_stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=32768)
+def _closely(text: str) -> bool:
+    """``text`` ties an action closely to its date ("immediately after", "the following year")."""
+    return _CLOSELY.search(text) is not None
+
+
+@lru_cache(maxsize=32768)
+def _verb_stems(text: str) -> frozenset[str]:
+    """The verb stems (:func:`_verb_stem`) of every word of ``text``; a sentence is met once per
+    candidate of its article, so its stems are made once."""
+    return frozenset(_verb_stem(word) for word in tokens(text))
+
+
 def _wholes(text: str) -> list[tuple[int, float, str]]:
     """``(offset, share, whole)`` of every share of a whole in ``text`` ("61% of GDP": 61 and "gdp")."""
     return [(m.start(), float(m[1]), _stem(m[2].lower())) for m in _SHARE.finditer(text)]
@@ -811,15 +824,13 @@ class Believability:
             if sentence.paragraph == answer.paragraph or not verbs:
                 continue
             spans = [span for _, _, span in date_spans(sentence.text)]
-            if verbs & {_verb_stem(w) for w in tokens(sentence.text)} and not all(
-                keeps_order(old, new, span) for span in spans
-            ):
+            if verbs & _verb_stems(sentence.text) and not all(keeps_order(old, new, span) for span in spans):
                 return Finding("date_order_same_verb", sentence.text)
-        for sentence in article.sentences:
-            closely = _CLOSELY.search(sentence.text) or _CLOSELY.search(own.text)
-            if sentence is own or not verbs or not closely or "date_close_same_verb" not in rules:
+        own_closely = _closely(own.text)
+        for sentence in article.sentences if verbs and "date_close_same_verb" in rules else ():
+            if sentence is own or not verbs & _verb_stems(sentence.text):
                 continue
-            if verbs & {_verb_stem(w) for w in tokens(sentence.text)} and any(
+            if (own_closely or _closely(sentence.text)) and any(
                 _gap_years(new, span) > _gap_years(old, span) for _, _, span in date_spans(sentence.text)
             ):
                 return Finding("date_close_same_verb", sentence.text)

@@ -36,12 +36,21 @@ class _RelatedPassages:
         self.retriever.index(corpus, show_progress=False)
         self.by_article: dict[str, list[int]] = {}
         self.rejected: Counter[str] = Counter()
+        self._found: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+        """What :meth:`related` found for each question, so a second construction of the same build
+        does not rank and leak-check its passages again (nor count their rejections twice)."""
         for index, paragraph in enumerate(squad.paragraphs):
             self.by_article.setdefault(paragraph.title, []).append(index)
 
     def related(self, squad: Squad, question: Question, aliases: tuple[str, ...]) -> list[int]:
         """The :data:`RELATED_POOL` highest-ranked other paragraphs of the question's article that hold
         no gold alias and pass the leak check, best first (fewer where the article has fewer)."""
+        key = (question.id, aliases)
+        if key not in self._found:
+            self._found[key] = self._related(squad, question, aliases)
+        return list(self._found[key])
+
+    def _related(self, squad: Squad, question: Question, aliases: tuple[str, ...]) -> list[int]:
         query = bm25s.tokenize(question.question, stopwords="en", return_ids=False, show_progress=False)
         scores = self.retriever.get_scores(query[0])
         title = squad.paragraphs[question.paragraph].title

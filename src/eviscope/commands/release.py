@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING
 from eviscope import __version__
 from eviscope.commands import add_subcommand
 from eviscope.core.errors import EviScopeError
-from eviscope.release.stage import MANIFEST, Release, default_package_spec, stage_release
-from eviscope.release.validate import Validation, validate
 
 if TYPE_CHECKING:
     from eviscope.release.runtime import RuntimeReport
+    from eviscope.release.stage import Release
+    from eviscope.release.validate import Validation
 from eviscope.ragonite.confquestions import CONFQUESTIONS
 
 
@@ -102,6 +102,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from eviscope.core.registry import releasable
+    from eviscope.release.stage import MANIFEST, default_package_spec, stage_release
+    from eviscope.release.validate import validate
 
     if args.create_pr and not args.push:
         raise EviScopeError("--create-pr needs --push")
@@ -187,6 +189,8 @@ def _plan(release: Release, validation: Validation) -> dict:
 
 
 def _write_plan(release: Release, validation: Validation) -> None:
+    from eviscope.release.stage import MANIFEST
+
     text = json.dumps(_plan(release, validation), indent=2) + "\n"
     (release.stage_dir / MANIFEST).write_text(text, encoding="utf-8")
 
