@@ -10,17 +10,14 @@ and the tolerant parser alone.
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from model_servers import serving
 from runner_fixtures import read_jsonl
 
 from eviscope.cli import main
-from eviscope.release.processes import NotAnswering, free_port, wait_until_up
 from eviscope.runner.model_files import gguf_to_folder, packaged_gguf
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.rows import ACTIONS
@@ -65,26 +62,10 @@ def served_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     pytest.importorskip("uvicorn")
     pytest.importorskip("openai", reason="transformers serve needs transformers[serving] (the dev extra)")
     folder = gguf_to_folder(GGUF, tmp_path_factory.mktemp("smollm2"))
-    port = free_port()
-    log = (tmp_path_factory.mktemp("serve") / "serve.log").open("w")
     command = [sys.executable, "-m", "transformers.cli.transformers", "serve", str(folder), "--host", "127.0.0.1",
-               "--port", str(port), "--device", "cpu", "--dtype", "float32"]  # fmt: skip
-    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        try:
-            wait_until_up(f"{url}/v1/models", lambda: server.poll() is None, 180, interval_s=1)
-        except NotAnswering as err:
-            pytest.fail(f"transformers serve: {err}: {Path(log.name).read_text()[-2000:]}")
-        yield f"{url}/v1", str(folder)
-    finally:
-        server.send_signal(signal.SIGTERM)  # uvicorn waits for requests in flight: then SIGKILL
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
+               "--port", "{port}", "--device", "cpu", "--dtype", "float32"]  # fmt: skip
+    with serving("transformers serve", command, tmp_path_factory.mktemp("serve"), 180) as url:
+        yield url, str(folder)
 
 
 def test_transformers_serve_ignores_the_schema_and_the_run_reads_what_it_wrote(

@@ -13,8 +13,6 @@ README gives the counts), so these runs are what makes that comparison one of re
 
 from __future__ import annotations
 
-import signal
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,10 +29,10 @@ from harness_fixtures import (
     samples_log,
     suite_scores,
 )
+from model_servers import serving
 from runner_fixtures import read_jsonl
 
 from eviscope.harness import inspect_task_files
-from eviscope.release.processes import NotAnswering, free_port, wait_until_up
 from eviscope.runner.model_files import gguf_to_folder, packaged_gguf
 from eviscope.suites.eviscope import harness as eviscope_harness
 from eviscope.suites.eviscope.dataset import load_rows
@@ -69,27 +67,11 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "llama_cpp.server.app",
         reason="llama-cpp-python[server] is not installed (it builds from source for minutes: see the README)",
     )
-    port = free_port()
-    log = (tmp_path_factory.mktemp("llama") / "server.log").open("w")
     command = [sys.executable, str(Path(__file__).with_name("llama_cpp_server.py")), "--model", str(GGUF),
-               "--model_alias", "smollm2", "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096",
+               "--model_alias", "smollm2", "--host", "127.0.0.1", "--port", "{port}", "--n_ctx", "4096",
                "--n_threads", "1", "--n_threads_batch", "1", "--seed", "0", "--verbose", "False"]  # fmt: skip
-    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        try:
-            wait_until_up(f"{url}/v1/models", lambda: server.poll() is None, 120, interval_s=1)
-        except NotAnswering as err:
-            pytest.fail(f"llama-cpp-python server: {err}: {Path(log.name).read_text()[-2000:]}")
-        yield f"{url}/v1"
-    finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
+    with serving("llama-cpp-python server", command, tmp_path_factory.mktemp("llama"), 120) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
