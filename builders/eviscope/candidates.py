@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from eviscope.builders.eviscope.alternatives import PAPER_MOVES, Moves, _alternatives, _NamePool
 from eviscope.builders.eviscope.answer_types import Entity, article_labels, paragraph_entities
@@ -119,6 +120,13 @@ def find_candidates(
     return pools, rejected, entities, leaked
 
 
+@lru_cache(maxsize=16384)
+def _passes_lints(case: ConflictCase) -> bool:
+    """All six lints pass on ``case``; a build's constructions share most of their options, so each
+    conflict passage is linted once."""
+    return all(r.ok for r in run_lints(case).values())
+
+
 def _make_candidate(
     squad: Squad,
     item: _Eligible,
@@ -150,7 +158,7 @@ def _make_candidate(
         case = ConflictCase(
             item.question.question, item.aliases, paragraph.context, span_text, conflict_text, alternative
         )
-        return (conflict_text, alternative) if all(r.ok for r in run_lints(case).values()) else None
+        return (conflict_text, alternative) if _passes_lints(case) else None
 
     made = next(filter(None, map(passage, options[:12])), None)
     if made is None:
