@@ -5,7 +5,9 @@ deadline, ``--timeout`` (connecting, sending and every read of the reply: a serv
 byte at a time is cut there), and a reply is read up to ``--max-reply-bytes``; a longer one is that
 request's final error (kept as an unparsable reply, not retried). A reply's ``usage`` counts must be
 whole numbers between 0 and :data:`~eviscope.core.io.MAX_COUNT` (absent or null: 0); anything else
-(``1e400``, ``-1000000``, ``"100"``) is the request's final error too, and the run goes on.
+(``1e400``, ``-1000000``, ``"100"``) is the request's final error too, and the run goes on. Every
+body is read by :func:`eviscope.core.untrusted_json.loads`: one nested deeper than its depth limit
+is the request's final error, and a lone surrogate in a reply is read as its escaped text.
 
 Secrets are never written: the URL is recorded and printed as :func:`~eviscope.runner.redact.safe_url`
 gives it (no user, password or credential-named query value), and the API key and the URL's
@@ -57,6 +59,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from eviscope.core.errors import EviScopeError, brief, plain
 from eviscope.core.io import MAX_COUNT, MiB
+from eviscope.core.untrusted_json import TooDeep, UntrustedJSONError, loads
 from eviscope.runner import manifest
 from eviscope.runner.backends.base import (
     BackendInfo,
@@ -306,7 +309,7 @@ class OpenAIBackend:
             why = f"HTTP {status}" if status != 200 else f"a reply over {MODELS_MAX_BYTES:,} bytes"
             return {"error": f"{why} from {self.base_url}/models"}
         try:
-            listed = json.loads(self._redactor.text(body.decode("utf-8", errors="replace")))["data"]
+            listed = loads(self._redactor.text(body.decode("utf-8", errors="replace")))["data"]
             entry = next((m for m in listed if isinstance(m, dict) and m.get("id") == self.model), None)
             ids = [str(m.get("id")) for m in listed if isinstance(m, dict)]
         except (ValueError, KeyError, TypeError):
@@ -415,7 +418,13 @@ class OpenAIBackend:
                     reason = type(err).__name__
                 else:
                     if response.status_code == 200:
-                        payload = _json_object(response)
+                        try:
+                            payload = _json_object(response)
+                        except TooDeep as err:  # final: the same prompt would be answered alike
+                            self._down_in_a_row = 0
+                            latency = time.perf_counter() - start
+                            error = f"HTTP 200 from {self.base_url} with a body {err}; not read"
+                            return Completion("", calls=calls, latency_s=latency, error=error)
                         if payload is not None:
                             self._down_in_a_row = 0
                             return _completion(payload, calls, time.perf_counter() - start, self.base_url)
@@ -497,10 +506,14 @@ class _Reply:
 
 
 def _json_object(response: _Reply) -> dict[str, Any] | None:
-    """The body as a JSON object, or None when it is not one (a truncated or garbled body)."""
+    """The body as a JSON object (read by :func:`eviscope.core.untrusted_json.loads`), or None when
+    it is not one (a truncated or garbled body); one nested past the depth limit raises
+    :class:`~eviscope.core.untrusted_json.TooDeep`."""
     try:
-        payload = json.loads(response.content)
-    except ValueError:  # not JSON, or not decodable text
+        payload = loads(response.content)
+    except TooDeep:
+        raise
+    except UntrustedJSONError:  # not JSON, or not UTF-8 text
         return None
     return payload if isinstance(payload, dict) else None
 
