@@ -336,4 +336,4 @@ def test_credentials_in_the_url_and_an_api_key_together_are_one_line_naming_neit
     written = b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
     assert URL_PASSWORD not in line and API_KEY not in line and URL_PASSWORD.encode() not in written
     manifest = json.loads((tmp_path / "manifest.json").read_text())
-    assert manifest["status"] == "incomplete" and "carries a user name" in manifest["sessions"][-1]["error"]
+    assert manifest["status"] == "failed" and "carries a user name" in manifest["sessions"][-1]["error"]

@@ -16,7 +16,7 @@ from eviscope.commands import (
     console,
 )
 from eviscope.core.datafiles import allowing_modified_data
-from eviscope.core.errors import EviScopeError
+from eviscope.core.errors import EviScopeError, plain
 from eviscope.core.layout import PREDICTIONS_FILE, report_dir
 from eviscope.core.registry import for_config
 from eviscope.runner.manifest import MANIFEST, read_manifest
@@ -84,11 +84,19 @@ def _warn_other_rows(config: str, rows: list[dict[str, Any]], predictions: Path)
     asked other rows than those scored (a row redrawn under the same id, another build)."""
     if predictions.name != PREDICTIONS_FILE:
         return
+    where = predictions.parent / MANIFEST
     try:
         manifest = read_manifest(predictions.parent)
-    except EviScopeError:  # a broken manifest does not stop a score
+        other = manifest is not None and asks_other_rows(config, rows, manifest, str(where))
+    except EviScopeError as err:  # a broken manifest does not stop a score: it is named, in one line
+        console(stderr=True).print(
+            f"eviscope score: warning: {plain(str(err), None)}; the rows the run asked are not "
+            "checked, and the report names the run by its folder",
+            markup=False,
+            soft_wrap=True,
+        )
         return
-    if isinstance(manifest, dict) and asks_other_rows(config, rows, manifest):
+    if other:
         console(stderr=True).print(
             f"eviscope score: warning: {predictions.parent / MANIFEST} records a run that asked other "
             f"rows than the {len(rows)} scored (their ids, prompts or schemas differ): the "
