@@ -220,6 +220,33 @@ def test_no_write_of_a_run_follows_a_link_made_after_it_checked(built_dataset, t
     assert not (out / "manifest.json").is_symlink() and not (out / "records.jsonl").is_symlink()
 
 
+def test_a_report_folder_planted_as_a_link_is_refused_by_score(built_dataset, finished_run, tmp_path, capsys):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "predictions.jsonl").write_bytes((finished_run / "predictions.jsonl").read_bytes())
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "report.json").write_text("precious\n")
+    (out / "report").symlink_to(elsewhere)
+    capsys.readouterr()
+    score = [
+        "score",
+        str(out / "predictions.jsonl"),
+        "--config",
+        CONFIG,
+        "--dataset",
+        str(built_dataset),
+        "--subset",
+    ]
+    assert main(score) == 2
+    assert _one_line(capsys, "score") == (
+        f"eviscope score: error: {out / 'report'} is a symbolic link, and eviscope score writes its "
+        "default report folder only as a real folder: remove the link, or give --out"
+    )
+    assert [p.name for p in elsewhere.iterdir()] == ["report.json"]
+    assert (elsewhere / "report.json").read_text() == "precious\n"
+
+
 # --- a broken manifest.json ----------------------------------------------------------------------
 
 BROKEN = {

@@ -106,6 +106,18 @@ def _warn_other_rows(config: str, rows: list[dict[str, Any]], predictions: Path)
         )
 
 
+def _default_report(predictions: Path) -> Path:
+    """The report folder beside ``predictions`` (:func:`~eviscope.core.layout.report_dir`); one that
+    is a symbolic link (planted in a run folder, it would send the reports elsewhere) is refused."""
+    out = report_dir(predictions)
+    if out.is_symlink():
+        raise EviScopeError(
+            f"{plain(str(out), None)} is a symbolic link, and eviscope score writes its default report "
+            "folder only as a real folder: remove the link, or give --out"
+        )
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     bench = for_config(args.config)
     checks = contextlib.nullcontext()
@@ -125,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
                 f"{args.predictions}: --subset, but no prediction names a row of {args.config}"
             )
     _warn_other_rows(args.config, rows, args.predictions)
-    scored = bench.score(args.config, rows, args.predictions, args.out or report_dir(args.predictions))
+    scored = bench.score(args.config, rows, args.predictions, args.out or _default_report(args.predictions))
     if args.json:
         print(json.dumps(scored.report, indent=2, ensure_ascii=False))
         return 0

@@ -271,10 +271,11 @@ def _run_locked(
         # a session killed before it ends stays in the manifest with finished_at null
         session: dict[str, Any] = {"started_at": started, "finished_at": None, "rows_run": len(pending)}
         write_state = dict(status="running", previous=previous, sessions=[*sessions, session])
-        written = _write(request, ident, task, rows, info, **write_state)
         backend: Backend | None = None
-        journal = Journal(journal_path(out), stamp={"session": len(sessions)})
+        written: dict[str, Any] | None = None
         try:
+            written = _write(request, ident, task, rows, info, **write_state)
+            journal = Journal(journal_path(out), stamp={"session": len(sessions)})
             if request.ray is not None:
                 with track(len(pending)) as advance:
                     info, calls, session["ray"] = run_on_ray(
@@ -304,9 +305,10 @@ def _run_locked(
                 _write(request, ident, task, rows, info, **state)
             except Exception:  # the error being raised is the one to report; the manifest still says so
                 with contextlib.suppress(Exception):
-                    manifests.write_manifest(
-                        out, {**written, "status": status, "sessions": state["sessions"]}
-                    )
+                    if written is not None:
+                        manifests.write_manifest(
+                            out, {**written, "status": status, "sessions": state["sessions"]}
+                        )
             raise
         session.update(finished_at=manifests.now(), engine_calls=calls)
         sessions.append(session)
