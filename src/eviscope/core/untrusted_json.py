@@ -41,6 +41,7 @@ __all__ = [
     "MAX_TRIES",
     "TooDeep",
     "UntrustedJSONError",
+    "check_depth",
     "dumps",
     "json_objects",
     "loads",
