@@ -247,6 +247,20 @@ def test_a_report_folder_planted_as_a_link_is_refused_by_score(built_dataset, fi
     assert (elsewhere / "report.json").read_text() == "precious\n"
 
 
+@pytest.mark.parametrize("command", [["baseline", "--system", "lexical"], ["forcebench", "baselines"]])
+def test_a_baseline_replaces_a_planted_predictions_link_and_leaves_its_target(
+    built_dataset, tmp_path, capsys, command
+):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "predictions.jsonl").symlink_to(victim)
+    assert main([*command, "--dataset", str(built_dataset), "--out", str(out)]) == 0
+    assert victim.read_text() == "precious\n"
+    assert not (out / "predictions.jsonl").is_symlink() and read_jsonl(out / "predictions.jsonl")
+
+
 # --- a broken manifest.json ----------------------------------------------------------------------
 
 BROKEN = {

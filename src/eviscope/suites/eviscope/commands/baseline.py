@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from eviscope.commands import add_config_argument, add_dataset_argument, add_subcommand, console
 from eviscope.core.errors import os_errors
+from eviscope.core.io import write_atomic
 from eviscope.core.layout import PREDICTIONS_FILE, run_dir
+from eviscope.core.untrusted_json import dumps
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.reference_systems import SYSTEMS, predict
 
@@ -41,9 +42,8 @@ def run(args: argparse.Namespace) -> int:
     rows = load_rows(args.config, args.dataset)
     out = (args.out or run_dir(f"{args.system}-{args.config}")) / PREDICTIONS_FILE
     preds = predict(args.system, rows)
-    with os_errors(out, hint="use another --out"):
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in preds), encoding="utf-8")
+    with os_errors(out, hint="use another --out"):  # through a fresh temporary file: never a planted link
+        write_atomic(out, "".join(dumps(p) + "\n" for p in preds))
     console(stderr=True).print(
         f"{args.system}: {len(preds)} predictions for {args.config} → {out}; "
         f"score them with `eviscope score {out} --config {args.config}`"

@@ -9,7 +9,9 @@ from typing import Any
 
 from eviscope.commands import add_group, add_json_argument, add_subcommand, console
 from eviscope.core.errors import EviScopeError, os_errors
+from eviscope.core.io import write_atomic
 from eviscope.core.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE, report_dir, run_dir, split_path
+from eviscope.core.untrusted_json import dumps
 from eviscope.suites.forcebench.rows import PAIR_TYPES, SPLITS, read_rows
 
 
@@ -212,11 +214,8 @@ def run_baselines(args: argparse.Namespace) -> int:
         tested = [row for row in rows if row["id"] in held]
         results["claim_only_classifier"] = {**fit, **score_units(units_from_predictions(tested, held_out))}
     path = args.out / PREDICTIONS_FILE
-    with os_errors(path, hint="use another --out"):
-        args.out.mkdir(parents=True, exist_ok=True)
-        with path.open("w", encoding="utf-8") as handle:
-            for prediction in predictions:
-                handle.write(json.dumps(prediction) + "\n")
+    with os_errors(path, hint="use another --out"):  # through a fresh temporary file: never a planted link
+        write_atomic(path, "".join(dumps(prediction) + "\n" for prediction in predictions))
     where = "forcebench" if args.split is None else f"forcebench ({args.split} split)"
     written = write_results(results, report_dir(path), "reference baselines", where)
     if args.json:
