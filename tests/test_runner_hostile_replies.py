@@ -247,6 +247,17 @@ def test_a_report_folder_planted_as_a_link_is_refused_by_score(built_dataset, fi
     assert (elsewhere / "report.json").read_text() == "precious\n"
 
 
+def test_the_temporary_files_of_a_killed_run_are_removed_by_the_next(built_dataset, tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    for name in (".manifest.json.0123456789abcdef.tmp", ".predictions.jsonl.fedcba9876543210.tmp"):
+        (out / name).write_text("{")  # as a run killed mid-write leaves them
+    (out / ".notes.tmp").write_text("the user's")
+    with chat_server() as server:
+        assert main(_argv(built_dataset, out, server["url"], "--limit", 2)) == 0
+    assert [p.name for p in out.glob(".*.tmp")] == [".notes.tmp"]
+
+
 @pytest.mark.parametrize("command", [["baseline", "--system", "lexical"], ["forcebench", "baselines"]])
 def test_a_baseline_replaces_a_planted_predictions_link_and_leaves_its_target(
     built_dataset, tmp_path, capsys, command

@@ -12,7 +12,8 @@ error, a bug included, records it and marks the manifest ``failed``; one stopped
 SIGTERM marks it ``interrupted`` (the manifest is never left ``running`` by a process that exits;
 one killed by SIGKILL keeps ``finished_at: null``, and its engine calls are counted from the rows it
 journaled). A folder holding a symbolic link at the name of a file the run writes
-(:data:`RUN_FILES`) is refused in one line before anything is written.
+(:data:`RUN_FILES`) is refused in one line before anything is written; the temporary files a killed
+run left there are removed.
 
 With ``ray`` set (:class:`~eviscope.runner.ray_pool.RayOptions`), the pending rows are answered by
 a pool of Ray worker actors (:mod:`eviscope.runner.ray_pool`), on a local cluster or an existing
@@ -221,6 +222,21 @@ def refuse_planted_links(out: Path) -> None:
             )
 
 
+def _remove_leftovers(out: Path) -> None:
+    """Remove the temporary files a killed run left (``.<file>.<random>.tmp`` of a run file; never
+    a link, which :func:`refuse_planted_links` has refused); the caller holds the folder's lock."""
+    prefixes = tuple(f".{name}." for name in RUN_FILES if "*" not in name)
+    with os_errors(out, "read", hint="use another --out"):
+        for entry in os.scandir(out):
+            if (
+                entry.name.startswith(prefixes)
+                and entry.name.endswith(".tmp")
+                and entry.is_file(follow_symlinks=False)
+            ):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
 @contextlib.contextmanager
 def _sigterm_interrupts() -> Iterator[None]:
     """SIGTERM stops a run as Ctrl-C does (a ``KeyboardInterrupt``), so that its session is recorded
@@ -249,6 +265,7 @@ def _run_locked(
     track: Track,
 ) -> RunResult:
     out = request.out
+    _remove_leftovers(out)
     ident = _identity(request, task, context)
     previous = manifests.read_manifest(out)
     if previous is not None:
