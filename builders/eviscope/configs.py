@@ -166,6 +166,8 @@ def build_eviscope(
             for quartet in quartets
             for row in quartet_rows(squad, quartet, config.legacy_conflicts, seed, config.params.balanced)
         ]
+        for row in rows:  # today's rows show no copy of the support but the conflict passage
+            row.setdefault("near_duplicate", "conflict" if row["variant"] == "conflicting" else "none")
         context = None
         if contextualize:
             rows, context = contextualize_rows(rows, articles)
