@@ -183,3 +183,23 @@ def test_an_unknown_near_duplicate_kind_is_named():
     rows[1]["near_duplicate"] = "irrelevant edit"
     with pytest.raises(EviScopeError, match=r"row 2 \(id q1-noisy\).*near_duplicate"):
         check_rows(rows)
+
+
+def test_the_leaderboard_shows_the_false_conflict_rate_where_it_is_defined():
+    import math
+
+    from eviscope.space.leaderboard import leaderboard_table
+
+    edited = _near_duplicates(
+        {"sufficient": "none", "noisy": "irrelevant_edit", "insufficient": "none", "conflicting": "conflict"}
+    )
+    preds = hand_predictions()
+    records = [
+        {"id": "1", "system": "no-edits", "submitted_at": "t1", "result": score(hand_rows(), preds).to_dict()},
+        {"id": "2", "system": "edits", "submitted_at": "t2", "result": score(edited, preds).to_dict()},
+    ]
+    table = leaderboard_table("eviscope-v1.1", records, sort_by="false conflicts")
+    by_system = dict(zip(table["system"], table["false conflicts"], strict=True))
+    assert by_system["edits"] == 0.0  # no noisy row of the hand predictions flags a conflict
+    assert math.isnan(by_system["no-edits"])  # not applicable: an empty cell, the line still shown
+    assert list(table["system"]) == ["edits", "no-edits"]  # lower is better
