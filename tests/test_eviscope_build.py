@@ -816,3 +816,23 @@ def test_string_matching_finds_every_conflict_of_the_papers_design(built_dataset
         assert overall["conflict_accuracy"] == 1.0, system
         assert overall["joint_success"] > lexical["joint_success"], system
         assert "false_conflict_rate" not in overall  # v1.1 shows no irrelevant edit: not applicable
+
+
+def test_the_build_table_prints_both_audits_and_each_source(report: dict) -> None:
+    from rich.console import Console
+
+    from eviscope.builders.eviscope.entry import BUILDER
+
+    sourced = json.loads(json.dumps(report))
+    xl = sourced["configs"]["eviscope-xl"]["surface_audit"]
+    xl["per_source"] = {"tydiqa-goldp-en": {**xl, "max_gain_multi_document": 4.2}}
+    console = Console(width=120, record=True)
+    console.print(BUILDER.summary(sourced)[0])
+    text = console.export_text()
+    assert "shortcut audit, >1 document" in text and "surface audit, >1 document" in text
+    lines = [line for line in text.splitlines() if "max-containment" in line or "tydiqa-goldp-en" in line]
+    assert len(lines) == 2
+    cells = [f"{report['configs'][c]['surface_audit']['features']['max-containment']['multi_document_rows']:.1%}"
+             for c in CONFIGS]  # fmt: skip
+    assert all(cell in lines[0] for cell in cells)
+    assert "+4.2 pt" in lines[1]

@@ -195,7 +195,12 @@ def test_the_leaderboard_shows_the_false_conflict_rate_where_it_is_defined():
     )
     preds = hand_predictions()
     records = [
-        {"id": "1", "system": "no-edits", "submitted_at": "t1", "result": score(hand_rows(), preds).to_dict()},
+        {
+            "id": "1",
+            "system": "no-edits",
+            "submitted_at": "t1",
+            "result": score(hand_rows(), preds).to_dict(),
+        },
         {"id": "2", "system": "edits", "submitted_at": "t2", "result": score(edited, preds).to_dict()},
     ]
     table = leaderboard_table("eviscope-v1.1", records, sort_by="false conflicts")
