@@ -11,7 +11,9 @@ Each feature set is fitted with a depth-limited scikit-learn decision tree on on
 quartets (:func:`split`: by quartet, seeded) and scored on the other half, against the *majority
 rate*: the held-out rate of the action most common in the fitted half. Both are measured on all
 rows and on the rows that show more than one document (a single document is always a sufficient
-row, so that part of the layout is the paper's design, not a leak).
+row, so that part of the layout is the paper's design, not a leak). :func:`audit` takes any table
+of features: the surface audit (:mod:`eviscope.suites.eviscope.surface`) fits the documents' string
+features the same way; where rows name their ``source``, both are also reported per source.
 
 >>> rows = [{"id": f"q{i}-{v}", "quartet_id": f"q{i}", "title": "T", "expected_action": a,
 ...          "documents": [{"title": "T", "text": "x" * n} for n in lens]}
