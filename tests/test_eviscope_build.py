@@ -765,3 +765,74 @@ def test_card_states_the_shortcut_audit_of_the_build(report: dict) -> None:
 
     for key in ["majority action", *report["configs"]["eviscope-xl"]["shortcut_audit"]["features"]]:
         assert cells(key) in body
+
+
+def test_the_surface_audit_is_reported_beside_the_shortcut_audit(report: dict) -> None:
+    from eviscope.suites.eviscope.surface import NEAR_DUPLICATE, SURFACE_FEATURES
+
+    for config in CONFIGS:
+        audit = report["configs"][config]["surface_audit"]
+        assert set(audit["features"]) == {*SURFACE_FEATURES, "surface"}
+        assert audit["near_duplicate_threshold"] == NEAR_DUPLICATE
+        assert abs(audit["majority"]["multi_document_rows"] - 1 / 3) < 0.01
+        assert audit["fitted_quartets"] + audit["held_out_quartets"] == report["configs"][config]["quartets"]
+    # The paper's design (v1, v1.1): the conflict passage is the only copy of the support a row shows,
+    # so the largest containment between two documents finds every conflict.
+    for config in ("eviscope-v1", "eviscope-v1.1"):
+        audit = report["configs"][config]["surface_audit"]
+        assert audit["features"]["near-duplicate-differs"]["multi_document_rows"] > 0.6
+        assert audit["max_gain_multi_document"] > 25
+
+
+def test_card_states_the_surface_audit_of_the_build(report: dict) -> None:
+    body = (REPO / "dataset" / "README.md").read_text()
+    for key in ["majority action", *report["configs"]["eviscope-xl"]["surface_audit"]["features"]]:
+        cells = []
+        for config in CONFIGS:
+            audit = report["configs"][config]["surface_audit"]
+            measured = audit["majority"] if key == "majority action" else audit["features"][key]
+            cells.append(f"{measured['multi_document_rows']:.1%} / {measured['all_rows']:.1%}")
+        assert f"| {key} | " + " | ".join(cells) + " |" in body, key
+
+
+def test_every_row_says_which_copy_of_the_support_it_shows(configs: dict[str, Dataset]) -> None:
+    from eviscope.suites.eviscope.rows import NEAR_DUPLICATES
+
+    for config, rows in configs.items():
+        kinds = set(zip(rows["variant"], rows["near_duplicate"], strict=True))
+        assert {kind for _, kind in kinds} <= set(NEAR_DUPLICATES), config
+        assert ("conflicting", "conflict") in kinds and ("sufficient", "none") in kinds, config
+
+
+def test_string_matching_finds_every_conflict_of_the_papers_design(built_dataset: Path) -> None:
+    from eviscope.suites.eviscope.dataset import load_rows
+    from eviscope.suites.eviscope.reference_systems import predict
+    from eviscope.suites.eviscope.scoring import score
+
+    v11 = load_rows("eviscope-v1.1", built_dataset)
+    lexical = score(v11, predict("lexical", v11)).overall
+    for system in ("near-duplicate", "diff"):
+        overall = score(v11, predict(system, v11)).overall
+        assert overall["conflict_accuracy"] == 1.0, system
+        assert overall["joint_success"] > lexical["joint_success"], system
+        assert "false_conflict_rate" not in overall  # v1.1 shows no irrelevant edit: not applicable
+
+
+def test_the_build_table_prints_both_audits_and_each_source(report: dict) -> None:
+    from rich.console import Console
+
+    from eviscope.builders.eviscope.entry import BUILDER
+
+    sourced = json.loads(json.dumps(report))
+    xl = sourced["configs"]["eviscope-xl"]["surface_audit"]
+    xl["per_source"] = {"tydiqa-goldp-en": {**xl, "max_gain_multi_document": 4.2}}
+    console = Console(width=120, record=True)
+    console.print(BUILDER.summary(sourced)[0])
+    text = console.export_text()
+    assert "shortcut audit, >1 document" in text and "surface audit, >1 document" in text
+    lines = [line for line in text.splitlines() if "max-containment" in line or "tydiqa-goldp-en" in line]
+    assert len(lines) == 2
+    cells = [f"{report['configs'][c]['surface_audit']['features']['max-containment']['multi_document_rows']:.1%}"
+             for c in CONFIGS]  # fmt: skip
+    assert all(cell in lines[0] for cell in cells)
+    assert "+4.2 pt" in lines[1]

@@ -29,7 +29,8 @@ that had moved far. ``eviscope-xl`` also reads the rules that the sixth read ask
 rows stay as its read settled them. ``eviscope-xl`` shows its rows in the balanced layout
 (:func:`~eviscope.builders.eviscope.assembly.quartet_rows`), so that no count tells its variants
 apart; ``v1`` and ``v1.1`` keep the paper's. Every build audits each config for evidence-blind
-shortcuts (:func:`eviscope.suites.eviscope.shortcuts.audit`) and reports it beside the lints.
+shortcuts (:func:`eviscope.suites.eviscope.shortcuts.audit`) and for string-matching ones
+(:func:`eviscope.suites.eviscope.surface.surface_audit`) and reports both beside the lints.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from eviscope.suites.eviscope.row_context import contextualize_rows, squad_artic
 from eviscope.suites.eviscope.rows import EVISCOPE_FEATURES, VARIANTS
 from eviscope.suites.eviscope.shortcuts import audit
 from eviscope.suites.eviscope.squad_source import Squad
+from eviscope.suites.eviscope.surface import surface_audit
 
 DEFAULT_SEED = 13
 
@@ -164,6 +166,8 @@ def build_eviscope(
             for quartet in quartets
             for row in quartet_rows(squad, quartet, config.legacy_conflicts, seed, config.params.balanced)
         ]
+        for row in rows:  # today's rows show no copy of the support but the conflict passage
+            row.setdefault("near_duplicate", "conflict" if row["variant"] == "conflicting" else "none")
         context = None
         if contextualize:
             rows, context = contextualize_rows(rows, articles)
@@ -192,6 +196,7 @@ def build_eviscope(
                 "alias_after_splitting": distractors_rejected["alias_after_splitting"]
             },
             "shortcut_audit": audit(rows),
+            "surface_audit": surface_audit(rows),
         }
         if not config.legacy_conflicts:
             previous = q.select(own, config.params, seed)

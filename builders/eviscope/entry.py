@@ -11,6 +11,44 @@ from rich.table import Table
 from eviscope.core.registry import BuildRequest
 from eviscope.core.sources import resolve
 
+AUDITS = {
+    "shortcut_audit": "shortcut audit, >1 document",
+    "surface_audit": "surface audit, >1 document",
+}
+"""The build report's audits of each config (key: the table's heading), shown in that order."""
+
+
+def _audit_rows(table: Table, configs: Mapping[str, Any], key: str, title: str) -> None:
+    """The rows of one audit in the build table: the majority rate, each feature's held-out accuracy
+    and the largest gain, on the rows with more than one document; the largest gain per source too,
+    where the rows name their source."""
+    table.add_row(title, *("" for _ in configs))
+    table.add_row(
+        "   majority action", *(f"{c[key]['majority']['multi_document_rows']:.1%}" for c in configs.values())
+    )
+    first = next(iter(configs.values()), None)
+    for feature in first[key]["features"] if first else ():
+        table.add_row(
+            f"   {feature}",
+            *(f"{c[key]['features'][feature]['multi_document_rows']:.1%}" for c in configs.values()),
+        )
+    table.add_row(
+        "   most above majority",
+        *(f"{c[key]['max_gain_multi_document']:+.1f} pt" for c in configs.values()),
+    )
+    sources = sorted({source for c in configs.values() for source in c[key].get("per_source", {})})
+    for source in sources:
+        table.add_row(
+            f"   {source}: most above",
+            *(
+                f"{c[key]['per_source'][source]['max_gain_multi_document']:+.1f} pt"
+                if source in c[key].get("per_source", {})
+                else ""
+                for c in configs.values()
+            ),
+        )
+    table.rows[-1].end_section = True
+
 
 class EviScopeBuilder:
     """The EviScope configs from SQuAD v1.1 dev (:mod:`eviscope.builders.eviscope.configs`)."""
@@ -58,24 +96,8 @@ class EviScopeBuilder:
             *(f"{c['same_type_pass']}/{c['quartets']}" for c in configs.values()),
             end_section=True,
         )
-        table.add_row("shortcut audit, >1 document", *("" for _ in configs))
-        table.add_row(
-            "   majority action",
-            *(f"{c['shortcut_audit']['majority']['multi_document_rows']:.1%}" for c in configs.values()),
-        )
-        first = next(iter(configs.values()), None)
-        for feature in first["shortcut_audit"]["features"] if first else ():
-            table.add_row(
-                f"   {feature}",
-                *(
-                    f"{c['shortcut_audit']['features'][feature]['multi_document_rows']:.1%}"
-                    for c in configs.values()
-                ),
-            )
-        table.add_row(
-            "   most above majority",
-            *(f"{c['shortcut_audit']['max_gain_multi_document']:+.1f} pt" for c in configs.values()),
-        )
+        for key, title in AUDITS.items():
+            _audit_rows(table, configs, key, title)
         lines = [
             table,
             f"seed {report['seed']} · {report['eligible_questions']} of {report['questions_scanned']} "

@@ -197,9 +197,14 @@ HEADLINE = (
     ("joint_success", "joint success"),
     *((name, abbr) for name, abbr in QUARTET_ABBREVIATIONS.items()),
     ("answer_accuracy", "answer accuracy"),
+    ("false_conflict_rate", "false conflicts"),
     ("total_cost_usd", "cost (USD)"),
 )
 """Leaderboard columns of an EviScope config: (metric, header)."""
+NOT_ALWAYS_DEFINED = frozenset({"false_conflict_rate"})
+"""Headline metrics that a config may leave undefined (no row whose near-duplicate disagrees only
+about another fact, as in ``eviscope-v1.1``): their cell is empty (None), not a reason to leave the
+line off the leaderboard."""
 
 
 class EviScopeVerdict(BaseModel):
@@ -276,7 +281,7 @@ class EviScopeSpace:
     browse_columns = ("id", "variant", "expected_action", "question", "answers")
     browse_filters = (BrowseFilter("variant", "variant", VARIANTS),)
     leaderboard_columns = tuple(header for _, header in HEADLINE)
-    lower_is_better = ("cost (USD)",)
+    lower_is_better = ("false conflicts", "cost (USD)")
     annotation = EviScopeAnnotation()
 
     def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
@@ -304,7 +309,10 @@ class EviScopeSpace:
         return markdown_report(report(scores, meta)), plots
 
     def leaderboard_line(self, result: Mapping[str, Any]) -> dict[str, Any]:
-        return {header: result[name] for name, header in HEADLINE}
+        return {
+            header: result.get(name) if name in NOT_ALWAYS_DEFINED else result[name]
+            for name, header in HEADLINE
+        }
 
     def leaderboard_plot(self, records: Sequence[Mapping[str, Any]], path: Path) -> Path:
         """Joint success per variant, one group of bars per variant and one bar per system."""

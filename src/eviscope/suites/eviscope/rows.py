@@ -20,6 +20,12 @@ EXPECTED_ACTION: dict[str, str] = {
     "conflicting": "flag_conflict",
 }
 
+NEAR_DUPLICATES: tuple[str, ...] = ("none", "mirror", "irrelevant_edit", "conflict")
+"""Values of ``near_duplicate``: what copy of the support passage a row shows beside it. ``none``: no
+copy; ``mirror``: an unedited copy; ``irrelevant_edit``: a copy in which a value that does not answer
+the question was changed (a disagreement about another fact: noise, not a conflict); ``conflict``: the
+conflict passage, a copy with the answer changed."""
+
 
 _DOC = {"doc_id": Value("string"), "title": Value("string"), "text": Value("string")}
 _SPAN = {"doc_id": Value("string"), "text": Value("string")}
@@ -40,6 +46,7 @@ EVISCOPE_FEATURES = Features(
         "conflicting_doc_ids": List(Value("string")),
         "support_spans": List(_SPAN),
         "conflict_answer": Value("string"),
+        "near_duplicate": Value("string"),
     }
 )
 """`datasets` features of an EviScope row; field meanings are in contract §2 and the dataset card."""
@@ -55,7 +62,15 @@ SCORED_FIELDS: frozenset[str] = frozenset(
 )
 """The row fields scoring reads: a row given by a user (a metric's references) must carry them."""
 
-_CHOICES: dict[str, Any] = {"variant": Literal[VARIANTS], "expected_action": Literal[ACTIONS]}
+SCORED_WHEN_GIVEN: frozenset[str] = frozenset({"near_duplicate"})
+"""Row fields scoring reads where a row carries them (a user's references may leave them out):
+``near_duplicate`` defines ``false_conflict_rate``, which is not applicable without it."""
+
+_CHOICES: dict[str, Any] = {
+    "variant": Literal[VARIANTS],
+    "expected_action": Literal[ACTIONS],
+    "near_duplicate": Literal[NEAR_DUPLICATES],
+}
 _SCALARS: dict[str, Any] = {"string": StrictStr, "bool": StrictBool}
 
 

@@ -18,7 +18,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = add_subcommand(
         subparsers,
         "baseline",
-        help="write a reference system's predictions (lexical, oracle, always-answer, evidence-blind)",
+        help=(
+            "write a reference system's predictions (lexical, oracle, always-answer, evidence-blind, "
+            "string-matching)"
+        ),
         description=(
             "Write an EviScope reference system's predictions into a run folder.\n"
             "lexical: extractive overlap baseline that abstains and flags conflicts; oracle: the gold\n"
@@ -26,7 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "doc-count, title-count, length-gaps, layout: evidence-blind; the action the row's document\n"
             "count, title count, length gaps or whole layout predicts (a tree fitted on the other half\n"
             "of the quartets),\n"
-            "the lexical prediction where that action is answer."
+            "the lexical prediction where that action is answer.\n"
+            "near-duplicate, diff: string-matching, never reading the question; flag a conflict when two\n"
+            "documents share at least 90% of their words (diff: and differ in a year or number), else lexical."
         ),
     )
     parser.add_argument("--system", choices=list(SYSTEMS), default="lexical", help="reference system")

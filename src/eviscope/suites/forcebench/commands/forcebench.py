@@ -31,9 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "baselines",
         help="run and score the deterministic baselines",
         description=(
-            "Run the deterministic baselines (citation presence, token and entity overlap, rule and\n"
-            "axis ForceCheck) over the ForceBench rows: predictions.jsonl in --out, and its report\n"
-            "(results.json, mvr_fs.png, axis_heatmap.png) in --out/report/."
+            "Run the deterministic baselines (citation presence, token and entity overlap, the copy\n"
+            "detector, rule and axis ForceCheck; evidence-blind: shorter claim, fewer force words, edit\n"
+            "direction, the claim-only classifier) over the ForceBench rows: predictions.jsonl in --out,\n"
+            "and its report (results.json, mvr_fs.png, axis_heatmap.png) in --out/report/."
         ),
     )
     _add_rows(baselines)
