@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from eviscope.builders.dataset_card import update_card
@@ -51,7 +51,8 @@ from eviscope.builders.eviscope.answer_types import (
 from eviscope.builders.eviscope.assembly import check_doc_ids, lint_report, quartet_rows
 from eviscope.builders.eviscope.believability import ALL_RULES, PAPER_RULES, RULES, shared_believability
 from eviscope.builders.eviscope.candidates import Candidate, answer_of, find_candidates
-from eviscope.builders.eviscope.conflict_lints import LINTS
+from eviscope.builders.eviscope.conflict_lints import FURTHER_LINTS, LINTS
+from eviscope.builders.eviscope.near_duplicates import near_duplicates
 from eviscope.builders.parquet_split import write_split
 from eviscope.suites.eviscope.leaks import LEAK_REASONS
 from eviscope.suites.eviscope.row_context import contextualize_rows, squad_articles
@@ -91,7 +92,7 @@ EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
         ),
         EviScopeConfig(
             "eviscope-xl",
-            q.QuartetParams(n_quartets=280, per_article_cap=30, balanced=True),
+            q.QuartetParams(n_quartets=None, per_article_cap=30, balanced=True),
             False,
             NEAR_MOVES,
             ALL_RULES,
@@ -150,6 +151,11 @@ def build_eviscope(
         config = EVISCOPE_CONFIGS[name]
         key = (config.params, config.legacy_conflicts, config.moves, config.rules)
         own = pools[(config.moves, config.rules)]
+        if config.params.balanced:
+            own = [
+                replace(c, near_duplicates=near_duplicates(squad, checker, c, config.rules, seed))
+                for c in own
+            ]
         if key not in drawn:
             # The legacy construction (v1) draws as before the rules of believability existed.
             pool = own if config.legacy_conflicts else [c for c in own if c.believable]
@@ -183,6 +189,9 @@ def build_eviscope(
             "articles_used": sorted({quartet.candidate.title for quartet in quartets}),
             "lint_pass": {lint: sum(r["lints"][lint]["ok"] for r in lints) for lint in LINTS},
             "same_type_pass": sum(r["same_type"]["ok"] for r in lints),
+            "further_lint_fail": {
+                lint: [r["id"] for r in lints if not r["further_lints"][lint]["ok"]] for lint in FURTHER_LINTS
+            },
             "lint_rows": lints,
             "layout": "balanced" if config.params.balanced else "paper",
             "skipped": {

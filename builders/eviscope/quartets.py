@@ -62,7 +62,8 @@ from eviscope.suites.eviscope.squad_source import Squad
 class QuartetParams:
     """How many quartets a config draws, and how many at most from one article."""
 
-    n_quartets: int
+    n_quartets: int | None
+    """How many quartets; ``None``: every one that can be drawn (``eviscope-xl``, whatever its sources)."""
     per_article_cap: int
     first_release: bool = False
     """Draw only what the first release's construction drew, so that ``v1`` and ``v1.1`` keep their 40
@@ -101,9 +102,10 @@ SKIPPED: dict[str, str] = {
         "a balanced config shows a window of the conflict passage, and no window of whole sentences "
         "holding the edited sentence reads as a whole and passes the six lints"
     ),
-    "no_second_same_article_passage": (
-        "a balanced config needs a second same-article passage that passes the leak check, and the "
-        "article has none"
+    "no_irrelevant_edit": (
+        "a balanced config shows a copy of the support and of a related passage with a value that does "
+        "not answer the question changed, and no such edit of the answer's kind passes the lints, the "
+        "rules of believability and the leak check, or differs in tokens of the conflict edit's kinds"
     ),
 }
 """Why :func:`select` passes over an eligible question, by id."""
@@ -125,7 +127,8 @@ def _core(candidate: Candidate) -> str:
 def select(
     candidates: list[Candidate], params: QuartetParams, seed: int, skipped: Counter[str] | None = None
 ) -> list[Candidate]:
-    """``params.n_quartets`` candidates drawn with ``seed`` under the per-article cap, in source order.
+    """``params.n_quartets`` candidates (``None``: all that can be) drawn with ``seed`` under the
+    per-article cap, in source order.
 
     Candidates are taken in the order of ``sha256(f"{seed}:{question id}")``, so the draw depends on
     each question alone: a change in who else is eligible swaps only the questions it touches.
@@ -140,8 +143,8 @@ def select(
     if params.balanced:
         skipped["no_conflict_window"] += sum(c.window is None for c in candidates)
         candidates = [c for c in candidates if c.window is not None]
-        skipped["no_second_same_article_passage"] += sum(c.balanced_related is None for c in candidates)
-        candidates = [c for c in candidates if c.balanced_related is not None]
+        skipped["no_irrelevant_edit"] += sum(c.near_duplicates is None for c in candidates)
+        candidates = [c for c in candidates if c.near_duplicates is not None]
 
     def rank(index: int) -> str:
         return hashlib.sha256(f"{seed}:{candidates[index].question.id}".encode()).hexdigest()
@@ -169,6 +172,8 @@ def select(
             chosen.append(index)
             if len(chosen) == params.n_quartets:
                 return [candidates[i] for i in sorted(chosen)]
+    if params.n_quartets is None and chosen:
+        return [candidates[i] for i in sorted(chosen)]
     raise ValueError(
         f"only {len(chosen)} of {params.n_quartets} quartets can be drawn with at most "
         f"{params.per_article_cap} per article from {len(candidates)} eligible questions"

@@ -13,6 +13,12 @@ VARIANTS: tuple[str, ...] = ("sufficient", "noisy", "insufficient", "conflicting
 ACTIONS: tuple[str, ...] = ("answer", "abstain", "flag_conflict")
 """The actions a system may take, and the values of ``expected_action``."""
 
+NEAR_DUPLICATES: tuple[str, ...] = ("none", "mirror", "irrelevant_edit", "conflict")
+"""Values of ``near_duplicate``: which near-duplicate pair a row shows (contract §2). ``conflict``: the
+conflict passage beside the support; ``irrelevant_edit``: a copy of a passage in which a value that does
+not answer the question was changed (``eviscope-xl``'s noisy and insufficient rows); ``mirror``: an
+unedited copy only; ``none``: no near-duplicate."""
+
 EXPECTED_ACTION: dict[str, str] = {
     "sufficient": "answer",
     "noisy": "answer",
@@ -40,6 +46,7 @@ EVISCOPE_FEATURES = Features(
         "conflicting_doc_ids": List(Value("string")),
         "support_spans": List(_SPAN),
         "conflict_answer": Value("string"),
+        "near_duplicate": Value("string"),
     }
 )
 """`datasets` features of an EviScope row; field meanings are in contract §2 and the dataset card."""
@@ -55,7 +62,11 @@ SCORED_FIELDS: frozenset[str] = frozenset(
 )
 """The row fields scoring reads: a row given by a user (a metric's references) must carry them."""
 
-_CHOICES: dict[str, Any] = {"variant": Literal[VARIANTS], "expected_action": Literal[ACTIONS]}
+_CHOICES: dict[str, Any] = {
+    "variant": Literal[VARIANTS],
+    "expected_action": Literal[ACTIONS],
+    "near_duplicate": Literal[NEAR_DUPLICATES],
+}
 _SCALARS: dict[str, Any] = {"string": StrictStr, "bool": StrictBool}
 
 
