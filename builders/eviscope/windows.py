@@ -97,6 +97,8 @@ def window_problem(text: str, spans: list[tuple[int, int]], first: int, last: in
     """
     start, end = spans[first][0], spans[last][1]
     opening = text[start : spans[first][1]]
+    if _inside_quotation(text, start) or _inside_quotation(text, end):
+        return "cuts_quotation"
     if first:
         if _POINTS_BACK.match(opening) or _CONNECTIVE.match(opening):
             return "opens_on_connective"
@@ -108,8 +110,6 @@ def window_problem(text: str, spans: list[tuple[int, int]], first: int, last: in
                 return "cut_referent"
         if _ENUMERATION.match(opening) or text[: spans[first - 1][1]].rstrip("”\"' )").endswith(":"):
             return "cuts_list"
-    if _inside_quotation(text, start) or _inside_quotation(text, end):
-        return "cuts_quotation"
     if text[start:end].rstrip("”\"' )").endswith(":"):
         return "cuts_list"
     if last + 1 < len(spans) and _ENUMERATION.match(text[spans[last + 1][0] : spans[last + 1][1]]):
