@@ -54,6 +54,7 @@ def quartet(n: int, answer: str, conflict_answer: str) -> list[dict[str, Any]]:
                 "conflicting_doc_ids": [f"con{n}"] if variant == "conflicting" else [],
                 "support_spans": [{"doc_id": f"sup{n}", "text": sentence}] if has_support else [],
                 "conflict_answer": conflict_answer if variant == "conflicting" else "",
+                "near_duplicate": "conflict" if variant == "conflicting" else "none",
             }
         )
     return rows
