@@ -32,8 +32,10 @@ them with the same seed:
    in every row but *sufficient*, so that neither the number of documents nor of same-article ones tells
    the variants apart (:mod:`eviscope.suites.eviscope.shortcuts`); its conflict passage is a window of
    whole sentences around the edited one (:func:`~eviscope.builders.eviscope.windows.conflict_window`), a
-   drawn gap shorter than the support, and its second same-article passage (the first sentences of a
-   related paragraph) is about as much shorter, so that neither lengths nor length gaps tell them apart.
+   drawn gap shorter than the support, and its noisy and insufficient rows show, beside the support and
+   a related passage, a copy of each cut to the same gap with a question-irrelevant edit
+   (:mod:`~eviscope.builders.eviscope.near_duplicates`), so that neither lengths, length gaps nor a
+   string comparison of the documents tell them apart.
 
 Documents get ``doc-<first 8 hex of sha256(text)>`` ids, so the same text has the same id wherever it
 appears and an id says nothing of a document's role; each row's documents are shuffled with a seed
@@ -133,7 +135,7 @@ def select(
     Candidates are taken in the order of ``sha256(f"{seed}:{question id}")``, so the draw depends on
     each question alone: a change in who else is eligible swaps only the questions it touches.
     With ``params.first_release`` date answers and conflict passages that drop cue sentences are left out;
-    with ``params.balanced`` questions without a second same-article passage. A question that repeats
+    with ``params.balanced`` questions without a conflict window or near-duplicates. A question that repeats
     a drawn one (its paragraph and gold answer, or :func:`question_key`) is passed over; ``skipped``
     counts what was passed over, by :data:`SKIPPED` id.
     """
