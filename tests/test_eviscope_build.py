@@ -59,8 +59,10 @@ def test_v11_loads_offline_with_160_rows_and_the_spec_features(configs: dict[str
 
 def test_sizes_of_every_config(configs: dict[str, Dataset]) -> None:
     assert configs["eviscope-v1"].num_rows == 160
-    assert configs["eviscope-xl"].num_rows == 4 * 280
-    assert len(set(configs["eviscope-xl"]["quartet_id"])) == 280
+    # eviscope-xl draws every quartet its source allows: from SQuAD dev alone, 109 (issue 32's copies).
+    quartets = len(set(configs["eviscope-xl"]["quartet_id"]))
+    assert configs["eviscope-xl"].num_rows == 4 * quartets
+    assert quartets >= 100
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -400,7 +402,8 @@ STRICT_READ_FAILURES = [
     ("56d9c3a6dc89441400fdb7b4", "43", "42", "count_part_of_total", "39 of the 43 previous"),
     ("5726f1ec708984140094d6a9", "2010", "2003", "date_order_article", "The last work by Fowke"),
     ("56e0fc3f7aa994140058e879", "1901", "1902", "date_same_year_article", "In December 1901, Marconi"),
-    ("57267f1cdd62a815002e8740", "232", "270", "count_order_same_noun", "affiliation agreements with 235"),
+    # "over 232 affiliated stations": a one-sided bound, which issue 32's rule names before count_order_same_noun.
+    ("57267f1cdd62a815002e8740", "232", "270", "compatible_bound", "over 232 affiliated"),
     ("5726ed12708984140094d645", "1952", "1950", "restated_in_article", "Before the freeze ended in 1952"),
     ("56e0f32d231d4119001ac4c8", "1894", "1887", "date_gap_passage", "Soon after, much of Tesla's"),
     ("570d44abb3d812140066d5ff", "540,800", "642,200", "count_sum_in_passage", "More than 462,000 students"),
@@ -616,11 +619,18 @@ def test_the_report_counts_each_rule_of_believability(report: dict) -> None:
     # rules that only eviscope-xl reads reject nothing under v1.1's construction (its rows stay as read).
     assert all(counts[rule]["removed"] + counts[rule]["replaced"] > 0 for rule in PAPER_RULES)
     assert all(counts[rule]["removed"] + counts[rule]["replaced"] == 0 for rule in STRICTER_RULES)
-    assert report["eligible_questions"] > report["eligible_questions_legacy"] / 2
+    # compatible_bound (issue 32) leaves out 40 questions whose edit is no conflict at all.
+    assert report["eligible_questions"] > 0.45 * report["eligible_questions_legacy"]
     for config in ("eviscope-v1.1", "eviscope-xl"):
         drawn = report["configs"][config]["believability"]
         assert drawn["kept"] + drawn["redrawn"] == report["configs"][config]["quartets"]
-        assert drawn["redrawn"] == sum(c["removed"] for c in drawn["rules"].values())
+        removed = sum(c["removed"] for c in drawn["rules"].values())
+        if (
+            config == "eviscope-xl"
+        ):  # it draws every quartet it can: the rules leave some out, none is redrawn
+            assert drawn["without_the_rules"] - drawn["kept"] == removed
+        else:
+            assert drawn["redrawn"] == removed
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -729,7 +739,7 @@ def test_xl_conflict_passages_are_windows_that_the_lints_read_against_the_suppor
     configs: dict[str, Dataset],
 ) -> None:
     # The conflict passage of xl is a run of whole sentences of the edited support, most often shorter
-    # than it, so that its length does not give it away as an edited copy.
+    # than it; where no shorter window stands alone, the whole passage (its copies are then whole too).
     shorter = 0
     for row in configs["eviscope-xl"]:
         if row["variant"] != "conflicting":
@@ -737,7 +747,7 @@ def test_xl_conflict_passages_are_windows_that_the_lints_read_against_the_suppor
         case = _conflict_case(row)
         assert _unedited(row) in without_cue_sentences(case.support_text), row["id"]
         shorter += len(case.conflict_text) < len(case.support_text)
-    assert shorter == len(set(configs["eviscope-xl"]["quartet_id"]))
+    assert shorter >= 0.75 * len(set(configs["eviscope-xl"]["quartet_id"]))
 
 
 def test_counting_documents_finds_every_conflict_in_v11_and_nothing_in_xl(built_dataset: Path) -> None:

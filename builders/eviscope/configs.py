@@ -4,7 +4,7 @@
 | --- | --- | --- | --- | --- |
 | ``eviscope-v1`` | 40 | 3 | legacy (unrepaired) | the paper's |
 | ``eviscope-v1.1`` | 40 | 3 | repaired: passes all six lints and the rules of believability | the paper's |
-| ``eviscope-xl`` | 280 | 30 | repaired: passes all six lints and the rules of believability | balanced |
+| ``eviscope-xl`` | all it can | 30 | repaired: passes all six lints and the rules of believability | balanced, with near-duplicates |
 
 ``v1`` and ``v1.1`` draw with the same seed and ``first_release``: no date answers and no conflict
 passage that drops the support's cue sentences. ``v1`` is the legacy construction: it draws from
@@ -13,14 +13,12 @@ quartets stay as they were (but for a leaked related passage, which the leak che
 ``v1.1`` draws only questions whose alternative is also believable against the whole article
 (:mod:`eviscope.builders.eviscope.believability`), so it keeps the quartets of ``v1`` that have one
 and redraws the others (the report's ``believability`` counts both). ``eviscope-xl`` draws
-280 quartets from the whole dev set under all of the builder's rules, with the cap raised to
-30 per article (the dev set has 48 articles), so that paired tests have power where 40 quartets have
-none. 280 is about what the eligible questions allow under that cap (282 can be drawn), once no paragraph and
-gold answer, and no question, is drawn twice, every quartet has a second same-article passage and
-its conflict passage a window (:func:`~eviscope.builders.eviscope.windows.conflict_window`),
-since a base question needs a same-type alternative that a reader of the article believes; it was
-1,000 when any name of the same string form passed, 580 before the rules of believability, 430
-before the rules that the second strict whole-article read asked for, 300 before those of the fourth (issue 23).
+every quartet it can (``n_quartets=None``) from its source under all of the builder's rules, with the
+cap raised to 30 per article, so that paired tests have power where 40 quartets have none: once no
+paragraph and gold answer, and no question, is drawn twice, every conflict passage has a window that
+stands alone (or is whole), and the support and a related passage each have a copy with a
+question-irrelevant edit (:mod:`~eviscope.builders.eviscope.near_duplicates`, issue 32), SQuAD dev
+gives 109 (280 before issue 32's copies and rules, 1,000 when any name of the same string form passed).
 ``eviscope-xl``'s alternatives also move less far from the answer
 (:data:`~eviscope.builders.eviscope.alternatives.NEAR_MOVES`; ``v1`` and ``v1.1`` keep the paper's
 moves, so their rows stay as they were), since the strict reads did not believe most alternatives
@@ -37,7 +35,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from eviscope.builders.dataset_card import update_card
@@ -52,7 +50,8 @@ from eviscope.builders.eviscope.answer_types import (
 from eviscope.builders.eviscope.assembly import check_doc_ids, lint_report, quartet_rows
 from eviscope.builders.eviscope.believability import ALL_RULES, PAPER_RULES, RULES, shared_believability
 from eviscope.builders.eviscope.candidates import Candidate, answer_of, find_candidates
-from eviscope.builders.eviscope.conflict_lints import LINTS
+from eviscope.builders.eviscope.conflict_lints import FURTHER_LINTS, LINTS
+from eviscope.builders.eviscope.near_duplicates import near_duplicates
 from eviscope.builders.parquet_split import write_split
 from eviscope.suites.eviscope.leaks import LEAK_REASONS
 from eviscope.suites.eviscope.row_context import contextualize_rows, squad_articles
@@ -93,7 +92,7 @@ EVISCOPE_CONFIGS: dict[str, EviScopeConfig] = {
         ),
         EviScopeConfig(
             "eviscope-xl",
-            q.QuartetParams(n_quartets=280, per_article_cap=30, balanced=True),
+            q.QuartetParams(n_quartets=None, per_article_cap=30, balanced=True),
             False,
             NEAR_MOVES,
             ALL_RULES,
@@ -152,6 +151,11 @@ def build_eviscope(
         config = EVISCOPE_CONFIGS[name]
         key = (config.params, config.legacy_conflicts, config.moves, config.rules)
         own = pools[(config.moves, config.rules)]
+        if config.params.balanced:
+            own = [
+                replace(c, near_duplicates=near_duplicates(squad, checker, c, config.rules, seed))
+                for c in own
+            ]
         if key not in drawn:
             # The legacy construction (v1) draws as before the rules of believability existed.
             pool = own if config.legacy_conflicts else [c for c in own if c.believable]
@@ -187,6 +191,9 @@ def build_eviscope(
             "articles_used": sorted({quartet.candidate.title for quartet in quartets}),
             "lint_pass": {lint: sum(r["lints"][lint]["ok"] for r in lints) for lint in LINTS},
             "same_type_pass": sum(r["same_type"]["ok"] for r in lints),
+            "further_lint_fail": {
+                lint: [r["id"] for r in lints if not r["further_lints"][lint]["ok"]] for lint in FURTHER_LINTS
+            },
             "lint_rows": lints,
             "layout": "balanced" if config.params.balanced else "paper",
             "skipped": {

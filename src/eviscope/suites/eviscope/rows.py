@@ -13,19 +13,18 @@ VARIANTS: tuple[str, ...] = ("sufficient", "noisy", "insufficient", "conflicting
 ACTIONS: tuple[str, ...] = ("answer", "abstain", "flag_conflict")
 """The actions a system may take, and the values of ``expected_action``."""
 
+NEAR_DUPLICATES: tuple[str, ...] = ("none", "mirror", "irrelevant_edit", "conflict")
+"""Values of ``near_duplicate``: which near-duplicate pair a row shows (contract §2). ``conflict``: the
+conflict passage beside the support; ``irrelevant_edit``: a copy of a passage in which a value that does
+not answer the question was changed (``eviscope-xl``'s noisy and insufficient rows); ``mirror``: an
+unedited copy only; ``none``: no near-duplicate."""
+
 EXPECTED_ACTION: dict[str, str] = {
     "sufficient": "answer",
     "noisy": "answer",
     "insufficient": "abstain",
     "conflicting": "flag_conflict",
 }
-
-NEAR_DUPLICATES: tuple[str, ...] = ("none", "mirror", "irrelevant_edit", "conflict")
-"""Values of ``near_duplicate``: what copy of the support passage a row shows beside it. ``none``: no
-copy; ``mirror``: an unedited copy; ``irrelevant_edit``: a copy in which a value that does not answer
-the question was changed (a disagreement about another fact: noise, not a conflict); ``conflict``: the
-conflict passage, a copy with the answer changed."""
-
 
 _DOC = {"doc_id": Value("string"), "title": Value("string"), "text": Value("string")}
 _SPAN = {"doc_id": Value("string"), "text": Value("string")}
