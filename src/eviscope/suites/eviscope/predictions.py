@@ -48,7 +48,9 @@ __all__ = [
     "Quote",
     "Usage",
     "check_rows",
+    "join_predictions",
     "load_predictions",
+    "read_predictions",
     "validate_predictions",
 ]
 
@@ -240,15 +242,26 @@ def load_predictions(
     with gc_paused():
         if isinstance(predictions, str | Path):
             source = source or plain(str(predictions), None)
-            with closing(jsonl_lines(predictions, source)) as lines:
-                preds = _validate_lines(source, lines)
+            preds = read_predictions(predictions, source)
         else:
             source = source or "predictions"
             preds = validate_predictions(predictions, source)
-        return _join(source, preds, rows)
+        return join_predictions(source, preds, rows)
 
 
-def _join(source: str, preds: list[Prediction], rows: Sequence[Mapping[str, Any]]) -> list[Prediction]:
+def read_predictions(path: str | Path, source: str | None = None) -> list[Prediction]:
+    """The predictions of a JSONL file, validated, in file order, without the join to rows: the file
+    is read once, line by line (a FIFO too); errors name ``source`` (default: the path)."""
+    source = source or plain(str(path), None)
+    with gc_paused(), closing(jsonl_lines(path, source)) as lines:
+        return _validate_lines(source, lines)
+
+
+def join_predictions(
+    source: str, preds: Sequence[Prediction], rows: Sequence[Mapping[str, Any]]
+) -> list[Prediction]:
+    """``preds`` in the order of ``rows``, one per row; unknown, duplicate and missing ids are one
+    :class:`EviScopeError` naming them together."""
     index = {row["id"]: i for i, row in enumerate(rows)}
     aligned: list[Prediction | None] = [None] * len(rows)
     unknown: list[str] = []
