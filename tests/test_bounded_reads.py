@@ -92,3 +92,14 @@ def test_subset_reads_a_fifo_once(built_dataset, tmp_path):
     assert (code, stderr) == (0, ""), stderr
     report = json.loads(stdout)
     assert (report["n_rows"], report["n_quartets"]) == (len(quartet), 1) == (4, 1)
+
+
+def test_an_lm_eval_samples_log_is_read_with_the_same_bounded_reader(files, tmp_path):
+    # read whole lines without bound: a 1 GiB line was held (and decoded) whole
+    log = files["1 GiB, no line break"]
+    args = ["tasks", "predictions", str(log), "--out", str(tmp_path / "predictions.jsonl")]
+    code, stdout, stderr, peak = run_console_script(args, measure_memory=True)
+    assert (code, stdout) == (2, "") and stderr.count("\n") == 1, stderr
+    assert f"eviscope tasks: error: {log}:1: longer than 16 MiB (the most one line may hold)" in stderr
+    assert peak is not None and peak < MAX_RSS_MB, f"peak RSS {peak:.0f} MB"
+    assert not (tmp_path / "predictions.jsonl").exists()
