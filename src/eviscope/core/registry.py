@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from eviscope.core.errors import EviScopeError
+from eviscope.core.errors import EviScopeError, id_text
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -236,7 +236,7 @@ def read_verdicts(
         try:
             verdicts[row_id] = flow.verdict(row_id, values)
         except ValidationError as err:
-            raise field_error(err, f"{at}: id {row_id!r}", "annotation_") from None
+            raise field_error(err, f"{at}: id '{id_text(row_id)}'", "annotation_") from None
     return verdicts
 
 

@@ -36,7 +36,7 @@ from huggingface_hub import HfApi
 from huggingface_hub.errors import HfHubHTTPError
 from pydantic import BaseModel, ValidationError
 
-from eviscope.core.errors import EviScopeError, field_error
+from eviscope.core.errors import EviScopeError, field_error, id_text
 from eviscope.core.registry import AnnotationFlow, annotated, read_verdicts
 from eviscope.core.stats import stable_hash
 from eviscope.space.safe import csv_cell, csv_value
@@ -232,7 +232,7 @@ class AnnotationStore:
         try:
             verdict: BaseModel = flow(benchmark).verdict(row["id"], values)
         except ValidationError as err:
-            raise field_error(err, f"row {row['id']}") from None
+            raise field_error(err, f"row {id_text(row['id'])}") from None
         if self._unmirrored:
             raise EviScopeError(f"annotations cannot be saved: {self._unmirrored}; restart the Space")
         by_id = {r["id"]: r for r in rows}
@@ -255,7 +255,7 @@ class AnnotationStore:
         except OSError as err:
             log.error("could not save %s's verdict on %s (%s): %r", annotator, row["id"], benchmark, err)
             raise EviScopeError(
-                f"could not save the annotation of row {row['id']}: {_failure(err)}; nothing was saved "
+                f"could not save the annotation of row {id_text(row['id'])}: {_failure(err)}; nothing was saved "
                 "(your earlier annotations are kept). Try again later, or tell the Space's maintainers."
             ) from None
 

@@ -56,8 +56,9 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from eviscope.core.errors import EviScopeError, brief, plain
-from eviscope.core.io import MAX_COUNT, MiB
+from eviscope.core.io import MiB
 from eviscope.core.ranges import AT_LEAST_ONE, FINITE_NON_NEGATIVE, FINITE_POSITIVE, NON_NEGATIVE
+from eviscope.core.usage import COUNT, count_problem
 from eviscope.runner import manifest
 from eviscope.runner.backends.base import (
     BackendInfo,
@@ -518,15 +519,15 @@ class _TooBig(Exception):
 
 
 def _tokens(usage: dict[str, Any], key: str) -> int:
-    """A usage count of a reply: absent or null is 0; a whole number in [0, MAX_COUNT] is kept
-    (``100.0`` too); anything else raises ValueError naming the field and the value."""
+    """A usage count of a reply (:mod:`eviscope.core.usage`): absent or null is 0; a whole number in
+    [0, MAX_COUNT] is kept (``100.0`` too); anything else raises ValueError naming the field and the value."""
     given = usage.get(key)
     if given is None:
         return 0
-    value = int(given) if isinstance(given, float) and given.is_integer() else given
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
-        raise ValueError(f"usage.{key} is {brief(given)}, not a whole number between 0 and {MAX_COUNT:,}")
-    return value
+    problem = count_problem(given)
+    if problem:
+        raise ValueError(f"usage.{key} is {brief(given)}, {problem}")
+    return COUNT.validate_python(given)
 
 
 def _completion(payload: dict[str, Any], calls: int, latency_s: float, server: str) -> Completion:
