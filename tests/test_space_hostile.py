@@ -32,7 +32,8 @@ from gradio.helpers import special_args  # noqa: E402
 from markdown_it import MarkdownIt  # noqa: E402
 
 from eviscope.core.errors import EviScopeError  # noqa: E402
-from eviscope.space.annotation import AnnotationStore  # noqa: E402
+from eviscope.core.registry import annotated  # noqa: E402
+from eviscope.space.annotation import MAX_FIELD_CHARS, AnnotationStore  # noqa: E402
 from eviscope.space.leaderboard import LocalResultStore  # noqa: E402
 from eviscope.space.limits import Limits  # noqa: E402
 from eviscope.space.ui import LOCAL_USER, SINGLE_USER_BANNER, build_demo  # noqa: E402
@@ -474,3 +475,45 @@ def _upload(url: str, path: Path) -> str:
         reply = httpx.post(f"{url}gradio_api/upload", files={"files": (path.name, handle)}, timeout=30)
     reply.raise_for_status()
     return reply.json()[0]
+
+
+# --- 5. The Space never says OK for what it dropped (issue 34) -------------------------------------
+
+
+@pytest.mark.usefixtures("on_hub")
+def test_the_form_limits_a_note_and_a_save_past_it_or_with_a_lone_surrogate_is_one_line(
+    tmp_path: Path,
+) -> None:
+    results = tmp_path / "results"
+    demo = build_demo(HandSource(), LocalResultStore(results), AnnotationStore(results / "annotations"))  # type: ignore[arg-type]
+    labels = [f.label for flow in annotated().values() for f in flow.fields if f.kind == "text"]
+    form = [b for b in demo.blocks.values() if isinstance(b, gr.Textbox) and b.label in labels]
+    assert sorted(b.label for b in form) == sorted(labels) and "notes" in labels
+    assert all(b.max_length == MAX_FIELD_CHARS for b in form)
+    assert all(b.info == f"at most {MAX_FIELD_CHARS:,} characters" for b in form)
+
+    api = {fn.api_name: fn.fn for fn in demo.fns.values() if fn.api_name}
+    alice = profile("alice")
+    row_id, _, _, _ = api["annotate_next"]("forcebench", alice)
+    kept = ["accept_force_gap", *[""] * 7, "kept"]
+    next_id, _, progress, _ = api["annotate_save"]("forcebench", alice, row_id, *NO_EVISCOPE, *kept)
+    assert progress == "1 of 10 rows annotated by alice"
+    sheet = results / "annotations" / "forcebench" / "alice.csv"
+    before = sheet.read_bytes()
+    long = "x" * (128 * 1024 + 1)
+    for target in (next_id, row_id):  # a new row, and the one saved before
+        message = error_of(
+            lambda t=target: api["annotate_save"]("forcebench", alice, t, *NO_EVISCOPE, *kept[:-1], long)
+        )
+        assert message == (
+            f"row {target}: field notes holds {len(long):,} characters, more than the {MAX_FIELD_CHARS:,} a "
+            "field may hold; shorten it (nothing was saved)"
+        )
+    message = error_of(
+        lambda: api["annotate_save"]("forcebench", alice, next_id, *NO_EVISCOPE, *kept[:-1], "\udc80")
+    )
+    assert message == (
+        f"row {next_id}: field notes is not valid Unicode text (character 1 is a lone surrogate); nothing was saved"
+    )
+    assert sheet.read_bytes() == before
+    assert api["annotate_next"]("forcebench", alice)[2] == "1 of 10 rows annotated by alice"

@@ -55,28 +55,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--subset",
         action="store_true",
         help="score only the rows the predictions name (an `eviscope run --limit N` run); without it "
-        "a missing row is an error",
+        "a missing row is an error. The file is read once, a line at a time, as without it",
     )
     add_json_argument(parser)
     parser.set_defaults(func=run)
-
-
-def named_ids(predictions: Path) -> set[str]:
-    """The ``id`` of each line of a JSONL predictions file that has one (a malformed line is left
-    for the scorer to name)."""
-    ids = set()
-    try:
-        with predictions.open(encoding="utf-8") as lines:
-            for line in lines:
-                try:
-                    pred = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                if isinstance(pred, dict) and isinstance(pred.get("id"), str):
-                    ids.add(pred["id"])
-    except OSError as err:
-        raise EviScopeError(f"{predictions}: cannot read it ({err.strerror})") from None
-    return ids
 
 
 def _warn_other_rows(config: str, rows: list[dict[str, Any]], predictions: Path) -> None:
@@ -129,15 +111,10 @@ def run(args: argparse.Namespace) -> int:
     with checks:
         rows = bench.load_rows(args.config, args.dataset)
     total = len(rows)
-    if args.subset:
-        ids = named_ids(args.predictions)
-        rows = [row for row in rows if row["id"] in ids]
-        if not rows:
-            raise EviScopeError(
-                f"{args.predictions}: --subset, but no prediction names a row of {args.config}"
-            )
+    out = args.out or _default_report(args.predictions)
+    scored = bench.score(args.config, rows, args.predictions, out, subset=args.subset)  # read once
+    rows = rows if scored.rows is None else scored.rows
     _warn_other_rows(args.config, rows, args.predictions)
-    scored = bench.score(args.config, rows, args.predictions, args.out or _default_report(args.predictions))
     if args.json:
         print(json.dumps(scored.report, indent=2, ensure_ascii=False))
         return 0

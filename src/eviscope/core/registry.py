@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from eviscope.core.errors import EviScopeError
+from eviscope.core.errors import EviScopeError, id_text
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -116,10 +116,26 @@ class Scored:
     written: list[Path] = field(default_factory=list)
     overall: dict[str, Any] | None = None
     """The overall metrics by name, as :class:`HubTask` names them (None: the report holds them)."""
+    rows: list[Row] | None = None
+    """The rows scored, when they are the subset the predictions name (None: every row given)."""
 
     @property
     def metrics(self) -> dict[str, Any]:
         return self.report if self.overall is None else self.overall
+
+
+def named_rows(config: str, rows: Sequence[Row], ids: Iterable[str], source: str) -> list[Row]:
+    """The rows of ``config`` whose id the predictions read from ``source`` name (``eviscope score
+    --subset``, an ``eviscope run --limit N`` run), in their order; none is an error.
+
+    >>> named_rows("c", [{"id": "a"}, {"id": "b"}], ["b", "x"], "p.jsonl")
+    [{'id': 'b'}]
+    """
+    named = set(ids)
+    chosen = [row for row in rows if row["id"] in named]
+    if not chosen:
+        raise EviScopeError(f"{source}: --subset, but no prediction names a row of {config}")
+    return chosen
 
 
 @dataclass(frozen=True)
@@ -220,7 +236,7 @@ def read_verdicts(
         try:
             verdicts[row_id] = flow.verdict(row_id, values)
         except ValidationError as err:
-            raise field_error(err, f"{at}: id {row_id!r}", "annotation_") from None
+            raise field_error(err, f"{at}: id '{id_text(row_id)}'", "annotation_") from None
     return verdicts
 
 
@@ -323,8 +339,12 @@ class Benchmark(Protocol):
         """The runner's task for the run options (each given or at its default)."""
         ...
 
-    def score(self, config: str, rows: list[Row], predictions: Path, out: Path | None) -> Scored:
-        """Validate and score a predictions file; write the reports into ``out`` (None: write nothing)."""
+    def score(
+        self, config: str, rows: list[Row], predictions: Path, out: Path | None, *, subset: bool = False
+    ) -> Scored:
+        """Validate and score a predictions file, read once (a FIFO too); write the reports into
+        ``out`` (None: write nothing). ``subset``: score only the rows the predictions name
+        (:func:`named_rows`; ``eviscope score --subset``), given in :attr:`Scored.rows`."""
         ...
 
     def score_command(self, config: str, predictions: Path) -> str:

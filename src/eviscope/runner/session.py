@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from eviscope.core.errors import EviScopeError, brief, os_errors, plain
+from eviscope.core.errors import EviScopeError, brief, id_text, os_errors, plain
 from eviscope.core.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE
 from eviscope.core.registry import Benchmark, for_config, task_options
 from eviscope.core.untrusted_json import dumps
@@ -403,7 +403,7 @@ def _finish(out: Path, task: Task, rows: list[dict[str, Any]]) -> Path:
             lines.append(dumps(task.prediction(records[row["id"]])))
         except (KeyError, TypeError, ValueError) as err:
             raise EviScopeError(
-                f"{journal_path(out)}: the record of row {plain(row['id'])} lacks what a {task.name} "
+                f"{journal_path(out)}: the record of row {id_text(row['id'])} lacks what a {task.name} "
                 f"prediction needs ({type(err).__name__}: {plain(str(err))}); delete its line to run "
                 "that row again"
             ) from None

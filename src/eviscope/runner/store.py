@@ -5,8 +5,8 @@ Every finished row is one line of ``records*.jsonl`` (``records.jsonl``; a run o
 worst a torn last line: it is cut off when the journal is next opened, and the rows it held are run
 again. Reading keeps the first record of each id, so no row is ever counted twice. The journal is
 read a line at a time (:func:`eviscope.core.io.bounded_lines`); a line that is not a run record (``{}``,
-``[]``, a hand edit: not a JSON object with a string ``id``, a ``usage`` of finite non-negative
-numbers and a ``parse`` of counts) is a one-line error naming the file and line, and nothing is run
+``[]``, a hand edit: not a JSON object with a string ``id``, a ``usage`` of counts and amounts
+and a ``parse`` of counts, as :mod:`eviscope.core.usage` defines them) is a one-line error naming the file and line, and nothing is run
 until it is deleted (its row is then run again) or the journal moved away.
 
 One process writes a run folder at a time: :func:`writer_lock` takes ``.eviscope-run.lock`` (a
@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import math
 import os
 import socket
 import stat
@@ -42,6 +41,7 @@ from eviscope.core.errors import EviScopeError, brief, os_error, os_errors, plai
 from eviscope.core.io import bounded_lines, fsync_folder
 from eviscope.core.io import write_atomic as atomic
 from eviscope.core.untrusted_json import UntrustedJSONError, dumps, loads
+from eviscope.core.usage import amount_problem, count_problem
 from eviscope.runner.accounting import USAGE_FIELDS
 
 JOURNAL_GLOB = "records*.jsonl"
@@ -78,6 +78,8 @@ def _open_regular(path: Path, flags: int) -> int:
 
 
 PARSE_FIELDS = ("failures", "retries", "unresolved", "truncated")
+USAGE_AMOUNTS = ("latency_s", "cost_usd")
+"""The usage fields that are amounts; the others, and every parse field, are counts."""
 
 
 def record_problem(record: Any) -> str | None:
@@ -94,8 +96,9 @@ def record_problem(record: Any) -> str | None:
             if name == "parse" and field not in part:  # an older journal's record: counted as 0
                 continue
             value = part.get(field)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < math.inf:
-                return f"field {name}.{field} is {brief(value)}, not a finite count"
+            problem = (amount_problem if field in USAGE_AMOUNTS else count_problem)(value)
+            if problem:
+                return f"field {name}.{field} is {brief(value)}, {problem}"
     return None
 
 

@@ -13,7 +13,7 @@ import pandas as pd
 
 from eviscope.core.errors import EviScopeError
 from eviscope.core.registry import AnnotationField, annotated
-from eviscope.space.annotation import flow, own_agreement, queue_order
+from eviscope.space.annotation import MAX_FIELD_CHARS, flow, own_agreement, queue_order
 from eviscope.space.page import Page, frame, user_errors
 from eviscope.space.safe import markdown_text
 
@@ -142,4 +142,6 @@ def _annotation_input(field: AnnotationField) -> gr.components.Component:
         return gr.Dropdown(list(field.choices), value="" if "" in field.choices else None, label=field.label)
     if field.kind == "document":
         return gr.Dropdown([("none", "")], value="", label=field.label)
-    return gr.Textbox(label=field.label)
+    return gr.Textbox(
+        label=field.label, max_length=MAX_FIELD_CHARS, info=f"at most {MAX_FIELD_CHARS:,} characters"
+    )

@@ -58,8 +58,10 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from eviscope.core.errors import EviScopeError, brief, plain
-from eviscope.core.io import MAX_COUNT, MiB
+from eviscope.core.io import MiB
+from eviscope.core.ranges import AT_LEAST_ONE, FINITE_NON_NEGATIVE, FINITE_POSITIVE, NON_NEGATIVE
 from eviscope.core.untrusted_json import TooDeep, UntrustedJSONError, loads
+from eviscope.core.usage import COUNT, count_problem
 from eviscope.runner import manifest
 from eviscope.runner.backends.base import (
     BackendInfo,
@@ -120,32 +122,38 @@ class Settings(BackendSettings):
         None, f"server URL (default: $OPENAI_BASE_URL, else {DEFAULT_BASE_URL})", metavar="URL"
     )
     api_key_env: str = option("OPENAI_API_KEY", "environment variable holding the API key", metavar="VAR")
-    concurrency: int = option(8, "requests in flight", metavar="N")
+    concurrency: int = option(8, "requests in flight", metavar="N", range=AT_LEAST_ONE)
     timeout_s: float = option(
         DEFAULT_TIMEOUT_S,
         "total seconds per HTTP call: connecting, sending and reading the whole reply (a trickling "
         "server is cut there)",
         flag="--timeout",
         metavar="S",
+        range=FINITE_POSITIVE,
     )
     max_reply_bytes: int = option(
         DEFAULT_MAX_REPLY_BYTES,
         "the most bytes one reply may hold; a longer one is that request's error (not retried)",
         metavar="N",
+        range=AT_LEAST_ONE,
     )
     http_retries: int = option(
         5,
         "retries on 408, 409, 425, 429, 500, 502-504, timeouts and connection errors, with "
         "exponential backoff",
         metavar="N",
+        range=NON_NEGATIVE,
     )
-    backoff_s: float = option(1.0, "first backoff, in seconds", flag="--backoff", metavar="S")
+    backoff_s: float = option(
+        1.0, "first backoff, in seconds", flag="--backoff", metavar="S", range=FINITE_NON_NEGATIVE
+    )
     give_up_after: int = option(
         GIVE_UP_AFTER,
         "stop sending once N requests in a row failed every retry with the server down (refused, "
         "timeouts, 5xx; not 429); 0: never",
         flag="--http-give-up-after",
         metavar="N",
+        range=NON_NEGATIVE,
     )
     response_format: str = option(
         "json_schema",
@@ -160,6 +168,7 @@ class Settings(BackendSettings):
     )
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.model_file is not None and not Path(self.model_file).exists():  # before a run starts
             raise EviScopeError(f"--model-file {self.model_file}: no such file or folder")
         if self.base_url is None:  # resolved now, so that the manifest records the URL used
@@ -523,15 +532,15 @@ class _TooBig(Exception):
 
 
 def _tokens(usage: dict[str, Any], key: str) -> int:
-    """A usage count of a reply: absent or null is 0; a whole number in [0, MAX_COUNT] is kept
-    (``100.0`` too); anything else raises ValueError naming the field and the value."""
+    """A usage count of a reply (:mod:`eviscope.core.usage`): absent or null is 0; a whole number in
+    [0, MAX_COUNT] is kept (``100.0`` too); anything else raises ValueError naming the field and the value."""
     given = usage.get(key)
     if given is None:
         return 0
-    value = int(given) if isinstance(given, float) and given.is_integer() else given
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
-        raise ValueError(f"usage.{key} is {brief(given)}, not a whole number between 0 and {MAX_COUNT:,}")
-    return value
+    problem = count_problem(given)
+    if problem:
+        raise ValueError(f"usage.{key} is {brief(given)}, {problem}")
+    return COUNT.validate_python(given)
 
 
 def _completion(payload: dict[str, Any], calls: int, latency_s: float, server: str) -> Completion:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.ranges import AT_LEAST_ONE
 from eviscope.runner import manifest, model_files
 from eviscope.runner.backends.base import (
     BackendInfo,
@@ -59,7 +60,9 @@ class Settings(BackendSettings):
 
     dtype: str | None = option("float32", "torch dtype of the weights (float32, bfloat16…)")
     device: str = option("cpu", "torch device")
-    max_batch_tokens: int = option(16384, "padded prompt tokens per generate group", metavar="N")
+    max_batch_tokens: int = option(
+        16384, "padded prompt tokens per generate group", metavar="N", range=AT_LEAST_ONE
+    )
 
     def create(self, sampling: SamplingConfig) -> TransformersBackend:
         return TransformersBackend(

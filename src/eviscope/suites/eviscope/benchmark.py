@@ -32,6 +32,7 @@ from eviscope.core.registry import (
     RunOption,
     Scored,
     SpaceScore,
+    named_rows,
 )
 from eviscope.core.stats import cohen_kappa
 from eviscope.core.tables import format_value
@@ -39,7 +40,12 @@ from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.error_export import failing_quartets, write_error_export
 from eviscope.suites.eviscope.metrics import METRICS
 from eviscope.suites.eviscope.policies import POLICIES
-from eviscope.suites.eviscope.predictions import Prediction, load_predictions
+from eviscope.suites.eviscope.predictions import (
+    Prediction,
+    join_predictions,
+    load_predictions,
+    read_predictions,
+)
 from eviscope.suites.eviscope.reports import report, write_reports
 from eviscope.suites.eviscope.rows import ACTIONS, VARIANTS
 from eviscope.suites.eviscope.scoring import (
@@ -113,15 +119,29 @@ class EviScope:
     def task(self, options: Mapping[str, Any], model: str) -> EviScopeTask:
         return EviScopeTask(options["policy"])
 
-    def score(self, config: str, rows: list[dict[str, Any]], predictions: Path, out: Path | None) -> Scored:
-        preds = load_predictions(predictions, rows)
+    def score(
+        self,
+        config: str,
+        rows: list[dict[str, Any]],
+        predictions: Path,
+        out: Path | None,
+        *,
+        subset: bool = False,
+    ) -> Scored:
+        source = plain(str(predictions), None)
+        read = read_predictions(predictions, source)
+        if subset:
+            rows = named_rows(config, rows, (p.id for p in read), source)
+        preds = join_predictions(source, read, rows)
         scores = score_predictions(rows, preds)
         from eviscope.runner.manifest import run_system
 
         meta = {"config": config, "system": run_system(predictions), "predictions": str(predictions)}
         written = _write_outputs(out, scores, meta, rows, preds) if out is not None else []
         measured = any(p.usage is not None for p in preds)
-        return Scored(report(scores, meta), _tables(scores, measured), written, scores.overall)
+        return Scored(
+            report(scores, meta), _tables(scores, measured), written, scores.overall, rows if subset else None
+        )
 
     def score_command(self, config: str, predictions: Path) -> str:
         return f"eviscope score {predictions} --config {config}"

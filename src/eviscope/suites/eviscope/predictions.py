@@ -20,7 +20,8 @@ exactly one JSON object; an id met twice is an error naming both lines as soon a
 so memory stays flat on hostile files. The JSON Lines reading itself is :mod:`eviscope.core.jsonl`, which
 ForceBench's reader shares. Usage counts are at most
 :data:`MAX_COUNT` and usage amounts finite and at most :data:`MAX_AMOUNT`, so that sums and means
-stay finite.
+stay finite; a count or amount is a JSON number, never a boolean or a string (the one definition,
+:mod:`eviscope.core.usage`, that the runner reads a server's reply and its journal with).
 """
 
 from __future__ import annotations
@@ -30,15 +31,15 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from pydantic import ValidationError as PydanticValidationError
 
-from eviscope.core.errors import EviScopeError, brief, plain
-from eviscope.core.io import MAX_COUNT
+from eviscope.core.errors import EviScopeError, brief, id_text, plain
 from eviscope.core.jsonl import json_line_error, jsonl_lines
+from eviscope.core.usage import MAX_AMOUNT, MAX_COUNT, Amount, Count
 from eviscope.suites.eviscope.rows import RowModel
 
 __all__ = [
@@ -48,18 +49,14 @@ __all__ = [
     "Quote",
     "Usage",
     "check_rows",
+    "join_predictions",
     "load_predictions",
+    "read_predictions",
     "validate_predictions",
 ]
 
 MAX_NAMED_IDS = 5
 """How many ids an error message names before it says how many more there are."""
-
-MAX_AMOUNT = 1e12
-"""The largest usage amount (seconds, US dollars) of one prediction."""
-
-Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
-Amount = Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False)]
 
 
 class Quote(BaseModel):
@@ -116,7 +113,7 @@ def gc_paused() -> Iterator[None]:
 
 
 def _name_ids(ids: Sequence[str]) -> str:
-    shown = ", ".join(plain(i, 60) for i in ids[:MAX_NAMED_IDS])
+    shown = ", ".join(id_text(i) for i in ids[:MAX_NAMED_IDS])
     more = len(ids) - MAX_NAMED_IDS
     return f"{shown}, … +{more} more" if more > 0 else shown
 
@@ -128,7 +125,7 @@ def _field_error(place: str, raw: Any, err: PydanticValidationError, what: str) 
     first = err.errors(include_url=False)[0]
     loc = first["loc"]
     if isinstance(raw, Mapping) and isinstance(raw.get("id"), str):
-        place += f" (id {plain(raw['id'], 60)})"
+        place += f" (id {id_text(raw['id'])})"
     if not loc:
         if isinstance(raw, list):
             return EviScopeError(
@@ -173,7 +170,7 @@ def _validate_lines(source: str, numbered: Iterable[tuple[int, bytes]]) -> list[
         seen = first_line.setdefault(pred.id, number)
         if seen != number:
             raise EviScopeError(
-                f"{source} line {number}: duplicate id {plain(pred.id, 60)} (first on line {seen}); "
+                f"{source} line {number}: duplicate id {id_text(pred.id)} (first on line {seen}); "
                 "give exactly one prediction per row id"
             )
         append(pred)
@@ -218,7 +215,7 @@ def validate_predictions(
         field = _lone_surrogate(pred)
         if field is not None:
             raise EviScopeError(
-                f"{place} (id {plain(pred.id, 60)}): field `{field}`: not valid Unicode text "
+                f"{place} (id {id_text(pred.id)}): field `{field}`: not valid Unicode text "
                 "(it holds a lone surrogate)"
             )
         preds.append(pred)
@@ -240,15 +237,26 @@ def load_predictions(
     with gc_paused():
         if isinstance(predictions, str | Path):
             source = source or plain(str(predictions), None)
-            with closing(jsonl_lines(predictions, source)) as lines:
-                preds = _validate_lines(source, lines)
+            preds = read_predictions(predictions, source)
         else:
             source = source or "predictions"
             preds = validate_predictions(predictions, source)
-        return _join(source, preds, rows)
+        return join_predictions(source, preds, rows)
 
 
-def _join(source: str, preds: list[Prediction], rows: Sequence[Mapping[str, Any]]) -> list[Prediction]:
+def read_predictions(path: str | Path, source: str | None = None) -> list[Prediction]:
+    """The predictions of a JSONL file, validated, in file order, without the join to rows: the file
+    is read once, line by line (a FIFO too); errors name ``source`` (default: the path)."""
+    source = source or plain(str(path), None)
+    with gc_paused(), closing(jsonl_lines(path, source)) as lines:
+        return _validate_lines(source, lines)
+
+
+def join_predictions(
+    source: str, preds: Sequence[Prediction], rows: Sequence[Mapping[str, Any]]
+) -> list[Prediction]:
+    """``preds`` in the order of ``rows``, one per row; unknown, duplicate and missing ids are one
+    :class:`EviScopeError` naming them together."""
     index = {row["id"]: i for i, row in enumerate(rows)}
     aligned: list[Prediction | None] = [None] * len(rows)
     unknown: list[str] = []
@@ -296,7 +304,7 @@ def check_rows(rows: Iterable[Mapping[str, Any]], source: str = "references") ->
         except PydanticValidationError as err:
             place = f"{source} row {index + 1}"
             if isinstance(row, Mapping) and isinstance(row.get("id"), str):
-                place += f" (id {plain(row['id'], 60)})"
+                place += f" (id {id_text(row['id'])})"
             first = err.errors(include_url=False)[0]
             if not first["loc"]:
                 raise EviScopeError(f"{place}: expected an EviScope row (a dict), got {brief(row)}") from None

@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.table import Table
 
-from eviscope.core.errors import EviScopeError, os_errors
+from eviscope.core.errors import EviScopeError, os_errors, plain
 from eviscope.core.registry import (
     AnnotationField,
     BrowseFilter,
@@ -21,6 +21,7 @@ from eviscope.core.registry import (
     RunOption,
     Scored,
     SpaceScore,
+    named_rows,
 )
 from eviscope.core.sources import Source
 from eviscope.suites.forcebench.annotation import (
@@ -88,10 +89,22 @@ class ForceBench:
         evaluator = options.get("evaluator") or f"{Path(model.rstrip('/')).name}/{judge}"
         return ForceBenchTask(judge, evaluator)
 
-    def score(self, config: str, rows: list[dict[str, Any]], predictions: Path, out: Path | None) -> Scored:
+    def score(
+        self,
+        config: str,
+        rows: list[dict[str, Any]],
+        predictions: Path,
+        out: Path | None,
+        *,
+        subset: bool = False,
+    ) -> Scored:
         from eviscope.suites.forcebench.scoring import read_predictions, score_predictions
 
-        results = score_predictions(rows, read_predictions(predictions), source=str(predictions))
+        source = plain(str(predictions), None)
+        preds = read_predictions(predictions, source)
+        if subset:
+            rows = named_rows(config, rows, (p.id for p in preds), source)
+        results = score_predictions(rows, preds, source=str(predictions))
         from eviscope.runner.manifest import run_system
 
         written = write_results(results, out, run_system(predictions), config) if out is not None else []
@@ -106,7 +119,7 @@ class ForceBench:
                     else _pooled(results["all_rows"])
                 )
             )
-        return Scored(results, lines, written)
+        return Scored(results, lines, written, rows=rows if subset else None)
 
     def score_command(self, config: str, predictions: Path) -> str:
         return f"eviscope score {predictions} --config {config}"

@@ -29,7 +29,7 @@ from typing import Any, Literal
 import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from eviscope.core.errors import EviScopeError, brief, plain
+from eviscope.core.errors import EviScopeError, brief, id_text, plain
 from eviscope.core.jsonl import json_line_error, jsonl_lines
 from eviscope.suites.forcebench.rows import AXES, PAIR_TYPES, SEVERITIES, SPLITS
 
@@ -129,7 +129,7 @@ class ForcePrediction(BaseModel):
             score = label_score(self.prompt, label)
             if score is not None and given is not None and given != score:
                 raise EviScopeError(
-                    f"prediction '{plain(self.id, 60)}' ({plain(self.evaluator, 60)}): "
+                    f"prediction '{id_text(self.id)}' ({plain(self.evaluator, 60)}): "
                     f"score_{which}={given} disagrees with "
                     f"label_{which}={label!r}, which the {self.prompt} prompt maps to {score}"
                 )
@@ -227,7 +227,7 @@ def score_units(units: Sequence[Unit]) -> dict[str, Any]:
 
 def _names(ids: Iterable[str], limit: int = 5) -> str:
     ids = sorted(ids)
-    shown = ", ".join(plain(i, 60) for i in ids[:limit])
+    shown = ", ".join(id_text(i) for i in ids[:limit])
     return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
@@ -244,7 +244,7 @@ def check_rows(rows: Iterable[Mapping[str, Any]], source: str = "rows") -> list[
         if not isinstance(row, Mapping):
             raise EviScopeError(f"{place}: expected a ForceBench row (a dict), got {brief(row)}")
         if isinstance(row.get("id"), str):
-            place += f" (id {plain(row['id'], 60)})"
+            place += f" (id {id_text(row['id'])})"
         for field, allowed in (("id", None), ("axis", AXES), ("severity", SEVERITIES)):
             value = row.get(field)
             if field not in row:
@@ -294,7 +294,7 @@ def units_from_predictions(
         mine = seen.setdefault(pred.evaluator, set())
         if pred.id in mine:
             raise EviScopeError(
-                f"{prefix}duplicate prediction for id '{plain(pred.id, 60)}' from evaluator "
+                f"{prefix}duplicate prediction for id '{id_text(pred.id)}' from evaluator "
                 f"'{plain(pred.evaluator, 60)}'; give one prediction per (id, evaluator)"
             )
         mine.add(pred.id)

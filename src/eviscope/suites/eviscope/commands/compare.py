@@ -15,6 +15,7 @@ from eviscope.commands import (
     add_subcommand,
     console,
 )
+from eviscope.core.ranges import AT_LEAST_ONE, SEED
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.paired import DEFAULT_DRAWS, DEFAULT_SEED, compare
 from eviscope.suites.eviscope.scoring import QUARTET_ABBREVIATIONS, score
@@ -34,8 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("b", type=Path, metavar="B.jsonl", help="predictions of system B")
     add_config_argument(parser)
     add_dataset_argument(parser)
-    parser.add_argument("--draws", type=int, default=DEFAULT_DRAWS, help="bootstrap draws")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="bootstrap seed")
+    parser.add_argument("--draws", type=AT_LEAST_ONE, default=DEFAULT_DRAWS, help="bootstrap draws")
+    parser.add_argument("--seed", type=SEED, default=DEFAULT_SEED, help="bootstrap seed")
     add_json_argument(parser)
     parser.set_defaults(func=run)
 

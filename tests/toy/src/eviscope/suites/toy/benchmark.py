@@ -12,7 +12,16 @@ import pyarrow.parquet as pq
 
 from eviscope.core.errors import EviScopeError
 from eviscope.core.layout import split_path
-from eviscope.core.registry import BrowseFilter, Config, Harness, Metric, RunOption, Scored, SpaceScore
+from eviscope.core.registry import (
+    BrowseFilter,
+    Config,
+    Harness,
+    Metric,
+    RunOption,
+    Scored,
+    SpaceScore,
+    named_rows,
+)
 from eviscope.suites.toy.rows import A_VALUES, CONFIG, PAIRS
 from eviscope.suites.toy.scoring import accuracy, read
 from eviscope.suites.toy.task import ToyTask
@@ -84,14 +93,27 @@ class Toy:
     def task(self, options: Mapping[str, Any], model: str) -> ToyTask:
         return ToyTask()
 
-    def score(self, config: str, rows: list[dict[str, Any]], predictions: Path, out: Path | None) -> Scored:
-        result = accuracy(rows, read(predictions))
+    def score(
+        self,
+        config: str,
+        rows: list[dict[str, Any]],
+        predictions: Path,
+        out: Path | None,
+        *,
+        subset: bool = False,
+    ) -> Scored:
+        preds = read(predictions)
+        if subset:
+            rows = named_rows(config, rows, (p["id"] for p in preds), str(predictions))
+        result = accuracy(rows, preds)
         written = []
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
             written.append(out / "results.json")
             written[0].write_text(json.dumps(result) + "\n", encoding="utf-8")
-        return Scored(result, [f"toy accuracy {result['accuracy']:.3f}"], written)
+        return Scored(
+            result, [f"toy accuracy {result['accuracy']:.3f}"], written, rows=rows if subset else None
+        )
 
     def score_command(self, config: str, predictions: Path) -> str:
         return f"eviscope score {predictions} --config {config}"
