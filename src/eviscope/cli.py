@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
 from collections.abc import Sequence
 
@@ -57,6 +58,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"eviscope {args.command}: error: {plain(str(err), None)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        # A signal that lands inside an asyncio task (an HTTP write of the OpenAI backend) is stored in
+        # that task too, and asyncio would print it again, with a traceback, as "Task exception was
+        # never retrieved" when the task is collected at exit: the one line below says it all.
+        logging.getLogger("asyncio").disabled = True
         print(f"eviscope {args.command}: interrupted", file=sys.stderr)
         return 130
 
