@@ -20,7 +20,7 @@ from eviscope.commands import (
     tiny_model,
 )
 from eviscope.core.errors import EviScopeError, plain
-from eviscope.core.registry import command_modules
+from eviscope.core.registry import command_modules, for_config
 
 COMMANDS = (
     build,
@@ -51,6 +51,8 @@ def make_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
     try:
+        if getattr(args, "config", None) is not None:  # every command's --config, named before any work
+            for_config(args.config)
         return args.func(args) or 0
     except EviScopeError as err:
         # One line whatever the message quotes: line breaks and control characters are escaped.

@@ -365,12 +365,21 @@ def configs() -> dict[str, tuple[Benchmark, Config]]:
     return {config.name: (b, config) for b in benchmarks() for config in b.configs}
 
 
-def for_config(config: str) -> Benchmark:
-    """The benchmark that config ``config`` belongs to; an unknown config names the known ones."""
+def for_config(config: str, benchmark: str | None = None) -> Benchmark:
+    """The benchmark that config ``config`` belongs to; an unknown config names the known ones, and
+    so does a config of another benchmark than ``benchmark`` (where a command takes only its configs).
+    The one check of a config name: ``eviscope`` runs it on every command's ``--config``."""
     known = configs()
     if config not in known:
         raise EviScopeError(f"unknown config {config!r}; known: {', '.join(known)}")
-    return known[config][0]
+    bench = known[config][0]
+    if benchmark is not None and bench.name != benchmark:
+        own = [name for name, (b, _) in known.items() if b.name == benchmark]
+        title = next(b.title for b, _ in known.values() if b.name == benchmark)
+        raise EviScopeError(
+            f"config {config!r} belongs to {bench.title}, not {title}; {title} configs: {', '.join(own)}"
+        )
+    return bench
 
 
 def source_of(bench: Benchmark, config: Config) -> Source | None:
