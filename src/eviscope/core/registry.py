@@ -243,6 +243,9 @@ class SpaceScore:
     predictions: list[dict[str, Any]]
     detail: Any = None
     """Whatever the benchmark's report draws from (not stored)."""
+    warnings: list[str] = field(default_factory=list)
+    """One line each: what was scored, but not as the uploader may think (an unknown field, a label
+    outside its prompt's set, predictions that fit another config); shown with the result."""
 
 
 class SpaceView(Protocol):

@@ -50,10 +50,13 @@ class Submission:
     """The validated predictions, kept for paired comparisons."""
     detail: Any = field(default=None, repr=False, compare=False)
     """What the benchmark's report draws from (EviScope: the full scores behind ``result``); not stored."""
+    warnings: tuple[str, ...] = ()
+    """The library's warnings about the upload (an unknown field ignored, predictions that fit another
+    config), one line each, shown with the result; not stored."""
 
     def record(self) -> dict[str, Any]:
         """The JSON object stored for this submission."""
-        return {name: value for name, value in self.__dict__.items() if name != "detail"}
+        return {name: value for name, value in self.__dict__.items() if name not in ("detail", "warnings")}
 
 
 def check_system_name(name: str | None) -> str:
@@ -87,7 +90,8 @@ def score_submission(
     config: str, system: str | None, upload: str | Path, rows: Sequence[Mapping[str, Any]]
 ) -> Submission:
     """Validate and score ``upload`` against the rows of ``config`` with its benchmark's scoring;
-    every problem is one :class:`EviScopeError` line naming the file, line or ids at fault."""
+    every problem is one :class:`EviScopeError` line naming the file, line or ids at fault, and what
+    is scored but deserves a word is in :attr:`Submission.warnings`."""
     system = check_system_name(system)
     path = Path(upload)
     data = _read_upload(path)
@@ -103,6 +107,7 @@ def score_submission(
         result=scored.result,
         predictions=scored.predictions,
         detail=scored.detail,
+        warnings=tuple(scored.warnings),
     )
 
 

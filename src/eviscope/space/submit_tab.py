@@ -68,6 +68,7 @@ def submit(
     recorded = page.store.add(sub.record())  # one EviScopeError line, and nothing recorded, if it fails
     shown = f"**{markdown_text(sub.system)}** on {markdown_text(config)} (submission {sub.id})"
     status = f"Recorded {shown}." if recorded else f"This file was already recorded for {shown}."
+    status += "".join(f"\n\n**Warning:** {markdown_text(line)}" for line in sub.warnings)
     try:  # the result is recorded: a report that cannot be drawn (a full disk) must not hide that
         with PLOT_LOCK:
             markdown, plots = render_report(sub, Path(tempfile.mkdtemp(dir=page.plots_dir)))

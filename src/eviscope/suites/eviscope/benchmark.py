@@ -280,12 +280,13 @@ class EviScopeSpace:
     annotation = EviScopeAnnotation()
 
     def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
-        preds = load_predictions(path, rows, source=source)
+        notes: list[str] = []
+        preds = load_predictions(path, rows, source=source, warn=notes.append)
         scores = score_predictions(rows, preds)
         # ``action`` is kept when null (no decision): it is a required field, so a comparison that
         # reads the stored predictions back accepts them
         stored = [{**p.model_dump(exclude_none=True), "action": p.action} for p in preds]
-        return SpaceScore(scores.to_dict(), stored, scores)
+        return SpaceScore(scores.to_dict(), stored, scores, notes)
 
     def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
         from eviscope.suites.eviscope.reports import (

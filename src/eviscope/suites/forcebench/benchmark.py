@@ -260,9 +260,10 @@ class ForceBenchSpace:
     def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
         from eviscope.suites.forcebench.scoring import read_predictions, score_predictions
 
-        preds = read_predictions(path, source=source)
-        result = score_predictions(rows, preds, source=source)
-        return SpaceScore(result, [p.model_dump(exclude_none=True) for p in preds])
+        notes: list[str] = []
+        preds = read_predictions(path, source=source, warn=notes.append)
+        result = score_predictions(rows, preds, source=source, warn=notes.append)
+        return SpaceScore(result, [p.model_dump(exclude_none=True) for p in preds], warnings=notes)
 
     def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
         from eviscope.core.tables import format_value, markdown_table
