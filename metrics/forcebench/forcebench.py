@@ -53,8 +53,13 @@ Args:
         `all_rows`).
 Raises:
     EviScopeError (a ValueError): a prediction or reference that breaks the contract (docs/contract.md §6 or §5; the message
-        names its position and field), a prediction paired with another row's reference, a
-        duplicate (id, evaluator), or a referenced row an evaluator left out.
+        names its position and field; a key that is a near miss of a known one the prediction lacks,
+        as `label_raise`), a prediction paired with another row's reference, a duplicate (id,
+        evaluator), or a referenced row an evaluator left out.
+Warns:
+    EviScopeWarning (a UserWarning), one line each: an unknown key that is no near miss (ignored;
+        once per key); labels outside their prompt's label set, counted per value (each scores
+        null, as the contract says: a violation or a penalty).
 Returns:
     `mvr`, `fs`, `n` (contrast units), `violations`, `lpr`, `n_licensed` (control units), `penalties`,
     `cpa` (None unless both kinds are present) and `missing`; the same under `per_axis`,

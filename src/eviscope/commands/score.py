@@ -117,7 +117,13 @@ def run(args: argparse.Namespace) -> int:
                 f"{args.predictions}: --subset, but no prediction names a row of {args.config}"
             )
     _warn_other_rows(args.config, rows, args.predictions)
-    scored = bench.score(args.config, rows, args.predictions, args.out or report_dir(args.predictions))
+    scored = bench.score(
+        args.config,
+        rows,
+        args.predictions,
+        args.out or report_dir(args.predictions),
+        rows_of=lambda other: bench.load_rows(other, args.dataset),
+    )
     if args.json:
         print(json.dumps(scored.report, indent=2, ensure_ascii=False))
         return 0

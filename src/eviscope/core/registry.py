@@ -262,8 +262,17 @@ class SpaceView(Protocol):
     annotation: AnnotationFlow | None
     """Its annotation form in the Annotate tab (None: its rows are not annotated in the Space)."""
 
-    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
-        """Validate and score an uploaded predictions file; errors name it by ``source``."""
+    def score_upload(
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        path: Path,
+        source: str,
+        config: str | None = None,
+        rows_of: Callable[[str], Sequence[Row]] | None = None,
+    ) -> SpaceScore:
+        """Validate and score an uploaded predictions file for ``config``; errors name it by
+        ``source``. ``rows_of`` gives the rows of the other configs the Space serves, so that
+        predictions made for another config's rows are named in a warning."""
         ...
 
     def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
@@ -326,8 +335,17 @@ class Benchmark(Protocol):
         """The runner's task for the run options (each given or at its default)."""
         ...
 
-    def score(self, config: str, rows: list[Row], predictions: Path, out: Path | None) -> Scored:
-        """Validate and score a predictions file; write the reports into ``out`` (None: write nothing)."""
+    def score(
+        self,
+        config: str,
+        rows: list[Row],
+        predictions: Path,
+        out: Path | None,
+        rows_of: Callable[[str], Sequence[Row]] | None = None,
+    ) -> Scored:
+        """Validate and score a predictions file; write the reports into ``out`` (None: write
+        nothing). ``rows_of`` gives the rows of another built config (an error where it is not
+        built), so that predictions made for another config's rows are named in a warning."""
         ...
 
     def score_command(self, config: str, predictions: Path) -> str:

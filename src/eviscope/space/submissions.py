@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -87,16 +87,23 @@ def _read_upload(path: Path) -> bytes:
 
 
 def score_submission(
-    config: str, system: str | None, upload: str | Path, rows: Sequence[Mapping[str, Any]]
+    config: str,
+    system: str | None,
+    upload: str | Path,
+    rows: Sequence[Mapping[str, Any]],
+    rows_of: Callable[[str], Sequence[Mapping[str, Any]]] | None = None,
 ) -> Submission:
     """Validate and score ``upload`` against the rows of ``config`` with its benchmark's scoring;
     every problem is one :class:`EviScopeError` line naming the file, line or ids at fault, and what
-    is scored but deserves a word is in :attr:`Submission.warnings`."""
+    is scored but deserves a word is in :attr:`Submission.warnings` (``rows_of`` gives the rows of
+    the other configs served, to name the one predictions were made for)."""
     system = check_system_name(system)
     path = Path(upload)
     data = _read_upload(path)
     # Errors name the upload by ``source``, the name the user chose, never the server's path.
-    scored = for_config(config).space.score_upload(rows, path, plain(path.name, 100))
+    scored = for_config(config).space.score_upload(
+        rows, path, plain(path.name, 100), config=config, rows_of=rows_of
+    )
     digest = hashlib.sha256(b"\x1f".join([config.encode(), system.encode(), data])).hexdigest()[:16]
     return Submission(
         id=digest,

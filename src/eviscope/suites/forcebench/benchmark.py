@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +88,14 @@ class ForceBench:
         evaluator = options.get("evaluator") or f"{Path(model.rstrip('/')).name}/{judge}"
         return ForceBenchTask(judge, evaluator)
 
-    def score(self, config: str, rows: list[dict[str, Any]], predictions: Path, out: Path | None) -> Scored:
+    def score(
+        self,
+        config: str,
+        rows: list[dict[str, Any]],
+        predictions: Path,
+        out: Path | None,
+        rows_of: Callable[[str], Sequence[Mapping[str, Any]]] | None = None,  # one config: no other to fit
+    ) -> Scored:
         from eviscope.suites.forcebench.scoring import read_predictions, score_predictions
 
         results = score_predictions(rows, read_predictions(predictions), source=str(predictions))
@@ -257,7 +264,14 @@ class ForceBenchSpace:
     lower_is_better = ("MVR", "LPR")
     annotation = ForceBenchAnnotation()
 
-    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
+    def score_upload(
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        path: Path,
+        source: str,
+        config: str | None = None,
+        rows_of: Callable[[str], Sequence[Mapping[str, Any]]] | None = None,  # one config: no other to fit
+    ) -> SpaceScore:
         from eviscope.suites.forcebench.scoring import read_predictions, score_predictions
 
         notes: list[str] = []

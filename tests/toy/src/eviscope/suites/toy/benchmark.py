@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,14 @@ class ToySpace:
     lower_is_better = ()
     annotation = None
 
-    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
+    def score_upload(
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        path: Path,
+        source: str,
+        config: str | None = None,
+        rows_of: Callable[[str], Sequence[Mapping[str, Any]]] | None = None,  # one config: none to fit
+    ) -> SpaceScore:
         predictions = read(path)
         return SpaceScore(accuracy(rows, predictions), predictions)
 
@@ -84,7 +91,14 @@ class Toy:
     def task(self, options: Mapping[str, Any], model: str) -> ToyTask:
         return ToyTask()
 
-    def score(self, config: str, rows: list[dict[str, Any]], predictions: Path, out: Path | None) -> Scored:
+    def score(
+        self,
+        config: str,
+        rows: list[dict[str, Any]],
+        predictions: Path,
+        out: Path | None,
+        rows_of: Callable[[str], Sequence[Mapping[str, Any]]] | None = None,  # one config: none to fit
+    ) -> Scored:
         result = accuracy(rows, read(predictions))
         written = []
         if out is not None:
