@@ -17,9 +17,9 @@ from __future__ import annotations
 import difflib
 import warnings
 from collections.abc import Callable, Collection
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
-from pydantic import BaseModel, ValidationInfo, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationInfo, model_validator
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from eviscope.core.errors import EviScopeWarning, plain
@@ -84,41 +84,62 @@ class UnknownFields:
 
 
 class KnownFields(BaseModel):
-    """A prediction schema whose objects are checked for unknown fields before validation (see the
-    module docstring). ``field_prefix`` names a nested model's fields in a warning (``usage.``)."""
+    """A prediction schema whose objects are checked for unknown fields once validated (see the
+    module docstring). ``field_prefix`` names a nested model's fields in a warning (``usage.``).
 
+    Unknown fields are kept by pydantic (``extra="allow"``) only long enough to be checked here, after
+    validation in pydantic's own (Rust) code, and then dropped: a dump holds the schema's fields only.
+    """
+
+    model_config = ConfigDict(extra="allow")
     field_prefix: ClassVar[str] = ""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _unknown_fields(cls, data: Any, info: ValidationInfo) -> Any:
-        if not isinstance(data, dict):
-            return data
-        known = cls.model_fields
-        if data.keys() <= known.keys():
-            return data
+    @model_validator(mode="after")
+    def _unknown_fields(self, info: ValidationInfo) -> Self:
+        extra = self.__pydantic_extra__
+        if not extra:
+            return self
+        given = self.model_fields_set
+        known = type(self).model_fields
         met = info.context if isinstance(info.context, UnknownFields) else None
-        for key in data:
-            if key in known:
-                continue
-            field = key if isinstance(key, str) else str(key)
-            resembled = near_miss(field, known)
-            if resembled is not None and resembled not in data:
+        for key in extra:
+            field = plain(str(key), 60)
+            resembled = near_miss(str(key), known)
+            if resembled is not None and resembled not in given:
                 raise PydanticCustomError(
                     UNKNOWN_FIELD,
                     "unknown field '{field}' — did you mean '{known}'?",
-                    {"field": plain(field, 60), "known": resembled},
+                    {"field": field, "known": resembled},
                 )
             if met is not None:
-                met.add(cls.field_prefix + plain(field, 60))
-        return data
+                met.add(self.field_prefix + field)
+        extra.clear()
+        return self
 
 
-def unknown_field_message(error: ErrorDetails) -> str | None:
+def unknown_field_message(error: ErrorDetails, raw: Any) -> str | None:
     """A near miss's one-line message with its whole path (``quotes.0.txt`` → ``quotes.0.text``), or
-    None for any other pydantic error."""
-    if error["type"] != UNKNOWN_FIELD:
-        return None
+    None. ``error`` is pydantic's first error on ``raw``, the object validated: a near miss found after
+    validation, or a required field missing (``action``) where the object holds a near miss of it
+    (``actions``), which pydantic reports before any check of the object's other fields can run."""
+    loc = error["loc"]
+    path = "".join(f"{part}." for part in loc)
     ctx = error.get("ctx") or {}
-    path = "".join(f"{part}." for part in error["loc"])
-    return f"unknown field '{path}{ctx['field']}' — did you mean '{path}{ctx['known']}'?"
+    if error["type"] == UNKNOWN_FIELD:
+        return f"unknown field '{path}{ctx['field']}' — did you mean '{path}{ctx['known']}'?"
+    if error["type"] != "missing" or not loc:
+        return None
+    parent = raw
+    for part in loc[:-1]:
+        try:
+            parent = parent[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    if not isinstance(parent, dict):
+        return None
+    missing = str(loc[-1])
+    for key in parent:
+        if near_miss(str(key), (missing,)) == missing:
+            path = path.removesuffix(f"{missing}.")
+            return f"unknown field '{path}{plain(str(key), 60)}' — did you mean '{path}{missing}'?"
+    return None

@@ -74,7 +74,7 @@ Amount = Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False)]
 class Quote(KnownFields):
     """A verbatim quote from a shown document."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(frozen=True)  # unknown fields: KnownFields
     field_prefix = "quotes[]."
 
     doc_id: StrictStr
@@ -84,7 +84,7 @@ class Quote(KnownFields):
 class Usage(KnownFields):
     """What producing one prediction cost; a missing (or ``null``) field counts as zero."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(frozen=True)  # unknown fields: KnownFields
     field_prefix = "usage."
 
     prompt_tokens: Count | None = None
@@ -97,7 +97,7 @@ class Usage(KnownFields):
 class Prediction(KnownFields):
     """One system output for one row (contract §3)."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(frozen=True)  # unknown fields: KnownFields
 
     id: StrictStr
     action: Literal["answer", "abstain", "flag_conflict"] | None
@@ -142,7 +142,7 @@ def _field_error(place: str, raw: Any, err: PydanticValidationError, what: str) 
     loc = first["loc"]
     if isinstance(raw, Mapping) and isinstance(raw.get("id"), str):
         place += f" (id {plain(raw['id'], 60)})"
-    near_miss = unknown_field_message(first)
+    near_miss = unknown_field_message(first, raw)
     if near_miss is not None:
         return EviScopeError(f"{place}: {near_miss}")
     if not loc:

@@ -104,7 +104,7 @@ class ForcePrediction(KnownFields):
     any other is ignored and named in one warning per field.
     """
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(frozen=True)  # unknown fields: KnownFields
 
     id: str = Field(min_length=1)
     evaluator: str = Field(min_length=1)
@@ -430,7 +430,7 @@ def _parse_error(where: str, item: Any, err: ValidationError) -> EviScopeError:
         if first["type"] in ("model_type", "model_attributes_type", "dict_type"):
             return EviScopeError(f"{where}: not a JSON object, got {brief(item)}")
         return EviScopeError(f"{where}: {plain(first['msg'], 200)}")
-    near_miss = unknown_field_message(first)
+    near_miss = unknown_field_message(first, item)
     if near_miss is not None:
         return EviScopeError(f"{where}: {near_miss}")
     field = ".".join(str(p) for p in loc)
