@@ -39,7 +39,7 @@ def inputs(built_dataset: Path) -> Inputs:
 
 @pytest.fixture(scope="module")
 def outcomes(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Any]:
-    pytest.importorskip("gradio")
+    pytest.importorskip("gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'")
     work = tmp_path_factory.mktemp("malformed")
     results = load_benchmark().run_corpus(built_dataset, CONFIG, work)
     return {(o.entry, o.case): o for o in results}
@@ -106,8 +106,10 @@ HTTP_CASES = ["binary-4kb", "utf-16-with-bom", "lone-surrogate-escape", "fb-deep
 def test_the_running_space_refuses_them_over_http_and_records_nothing(
     built_dataset: Path, inputs: Inputs, tmp_path: Path
 ) -> None:
-    pytest.importorskip("gradio")
-    gradio_client = pytest.importorskip("gradio_client")
+    pytest.importorskip("gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'")
+    gradio_client = pytest.importorskip(
+        "gradio_client", reason="gradio_client is not installed: pip install -e '.[dev]'"
+    )
     from space_server import SpaceServer
 
     results = tmp_path / "results"

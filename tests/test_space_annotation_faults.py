@@ -68,7 +68,9 @@ def fault(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> It
     def apply(folder: Path) -> str:
         if request.param == "chmod":
             if os.geteuid() == 0:
-                pytest.skip("root ignores file modes; the read-only and full-disk cases simulate it")
+                pytest.skip(
+                    "run as root, which ignores file modes: chmod is tried only as another user (the read-only and full-disk cases simulate it)"
+                )
             modes = {p: p.stat().st_mode for p in (folder, *folder.rglob("*")) if p.is_dir()}
             for path in modes:
                 path.chmod(0o555)
@@ -153,7 +155,9 @@ class FakeSource:
 def test_the_annotate_tab_shows_a_failed_save_as_its_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    gr = pytest.importorskip("gradio")
+    gr = pytest.importorskip(
+        "gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'"
+    )
     from eviscope.space.leaderboard import LocalResultStore
     from eviscope.space.ui import build_demo
 

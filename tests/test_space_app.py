@@ -12,8 +12,10 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("gradio")
-gradio_client = pytest.importorskip("gradio_client")
+pytest.importorskip("gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'")
+gradio_client = pytest.importorskip(
+    "gradio_client", reason="gradio_client is not installed: pip install -e '.[dev]'"
+)
 
 from gradio_client import Client, handle_file  # noqa: E402
 from gradio_client.exceptions import AppError  # noqa: E402

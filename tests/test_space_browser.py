@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("gradio")
+pytest.importorskip("gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'")
 
 from space_server import SpaceServer
 

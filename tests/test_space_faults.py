@@ -28,8 +28,8 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("gradio")
-pytest.importorskip("gradio_client")
+pytest.importorskip("gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'")
+pytest.importorskip("gradio_client", reason="gradio_client is not installed: pip install -e '.[dev]'")
 
 from fault_injection import make_full, make_read_only, snapshot
 from gradio_client import Client, handle_file
@@ -215,7 +215,9 @@ def test_unwritable_results_give_one_error_line_record_nothing_and_the_space_kee
     folder = str(results.resolve())
     if fault == "chmod":
         if os.geteuid() == 0:
-            pytest.skip("root ignores file modes; the read-only and full-disk cases simulate it")
+            pytest.skip(
+                "run as root, which ignores file modes: chmod is tried only as another user (the read-only and full-disk cases simulate it)"
+            )
         modes = {p: p.stat().st_mode for p in (results, *results.iterdir()) if p.is_dir()}
         for path in modes:
             path.chmod(0o555)

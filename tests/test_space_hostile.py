@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-gr = pytest.importorskip("gradio")
+gr = pytest.importorskip("gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'")
 
 from eviscope_fixtures import hand_predictions, hand_rows  # noqa: E402
 from forcebench_fixtures import sample_rows  # noqa: E402

@@ -8,6 +8,8 @@ import datasets
 import evaluate
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.fields import warn_user
+from eviscope.suites.eviscope.fit import mismatch_warning
 from eviscope.suites.eviscope.predictions import (
     Prediction,
     check_rows,
@@ -48,7 +50,12 @@ Args:
         (`answer_ok`, `source_ok`, `success`; `evidence_removal_sensitivity`, ...).
 Raises:
     EviScopeError (a ValueError): a prediction or reference that breaks the contract (docs/contract.md §3 or §2; the message
-        names its position, id and field), or unknown, duplicate or missing ids.
+        names its position, id and field), unknown, duplicate or missing ids, or a field that is a near
+        miss of a known one (`citation`: "unknown field 'citation' — did you mean 'citations'?").
+Warns:
+    EviScopeWarning (a UserWarning), one line each: an unknown field that is no near miss (ignored;
+        once per field); predictions whose cited doc ids and quotes mostly miss the references'
+        documents (made for another config: `eviscope-v1` and `eviscope-v1.1` share their ids).
 Returns:
     every overall metric of contract §4 at the top level (`answer_accuracy`, `source_accuracy`,
     `right_answer_wrong_source`, `right_source_wrong_answer`, `unsupported_citation_rate`,
@@ -231,4 +238,9 @@ class Eviscope(evaluate.Metric):
             p.id == stored["id"] for p, stored in zip(validated, predictions, strict=True)
         ):
             predictions = validated  # validated once, in add_batch; only joined and scored here
+        else:
+            predictions = validate_predictions(predictions)  # as stored: the schema's fields only
+        mismatch = mismatch_warning(references, predictions, "predictions")
+        if mismatch:  # predictions made for another config's rows (the ids of v1 and v1.1 are shared)
+            warn_user(mismatch)
         return score(references, predictions).to_dict(vectors=return_vectors)

@@ -112,7 +112,14 @@ def run(args: argparse.Namespace) -> int:
         rows = bench.load_rows(args.config, args.dataset)
     total = len(rows)
     out = args.out or _default_report(args.predictions)
-    scored = bench.score(args.config, rows, args.predictions, out, subset=args.subset)  # read once
+    scored = bench.score(
+        args.config,
+        rows,
+        args.predictions,
+        out,
+        subset=args.subset,  # read once
+        rows_of=lambda other: bench.load_rows(other, args.dataset),
+    )
     rows = rows if scored.rows is None else scored.rows
     _warn_other_rows(args.config, rows, args.predictions)
     if args.json:

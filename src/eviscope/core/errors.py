@@ -20,11 +20,16 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
-__all__ = ["EviScopeError", "brief", "first_line", "id_text", "os_error", "os_errors", "plain"]
+__all__ = ["EviScopeError", "EviScopeWarning", "brief", "first_line", "id_text", "os_error", "os_errors", "plain"]
 
 
 class EviScopeError(ValueError):
     """A user-facing error: its message names the file, row or field at fault and how to fix it."""
+
+
+class EviScopeWarning(UserWarning):
+    """A user-facing warning: input that is scored, but not as its author may think (an unknown field,
+    predictions that fit another config); the command line prints it as one ``warning:`` line."""
 
 
 _BRIEF_REPR = reprlib.Repr()

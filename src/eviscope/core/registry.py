@@ -259,6 +259,9 @@ class SpaceScore:
     predictions: list[dict[str, Any]]
     detail: Any = None
     """Whatever the benchmark's report draws from (not stored)."""
+    warnings: list[str] = field(default_factory=list)
+    """One line each: what was scored, but not as the uploader may think (an unknown field, a label
+    outside its prompt's set, predictions that fit another config); shown with the result."""
 
 
 class SpaceView(Protocol):
@@ -275,8 +278,17 @@ class SpaceView(Protocol):
     annotation: AnnotationFlow | None
     """Its annotation form in the Annotate tab (None: its rows are not annotated in the Space)."""
 
-    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
-        """Validate and score an uploaded predictions file; errors name it by ``source``."""
+    def score_upload(
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        path: Path,
+        source: str,
+        config: str | None = None,
+        rows_of: Callable[[str], Sequence[Row]] | None = None,
+    ) -> SpaceScore:
+        """Validate and score an uploaded predictions file for ``config``; errors name it by
+        ``source``. ``rows_of`` gives the rows of the other configs the Space serves, so that
+        predictions made for another config's rows are named in a warning."""
         ...
 
     def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
@@ -340,11 +352,20 @@ class Benchmark(Protocol):
         ...
 
     def score(
-        self, config: str, rows: list[Row], predictions: Path, out: Path | None, *, subset: bool = False
+        self,
+        config: str,
+        rows: list[Row],
+        predictions: Path,
+        out: Path | None,
+        *,
+        subset: bool = False,
+        rows_of: Callable[[str], Sequence[Row]] | None = None,
     ) -> Scored:
         """Validate and score a predictions file, read once (a FIFO too); write the reports into
         ``out`` (None: write nothing). ``subset``: score only the rows the predictions name
-        (:func:`named_rows`; ``eviscope score --subset``), given in :attr:`Scored.rows`."""
+        (:func:`named_rows`; ``eviscope score --subset``), given in :attr:`Scored.rows`. ``rows_of``
+        gives the rows of another built config (an error where it is not built), so that predictions
+        made for another config's rows are named in a warning."""
         ...
 
     def score_command(self, config: str, predictions: Path) -> str:
@@ -385,12 +406,21 @@ def configs() -> dict[str, tuple[Benchmark, Config]]:
     return {config.name: (b, config) for b in benchmarks() for config in b.configs}
 
 
-def for_config(config: str) -> Benchmark:
-    """The benchmark that config ``config`` belongs to; an unknown config names the known ones."""
+def for_config(config: str, benchmark: str | None = None) -> Benchmark:
+    """The benchmark that config ``config`` belongs to; an unknown config names the known ones, and
+    so does a config of another benchmark than ``benchmark`` (where a command takes only its configs).
+    The one check of a config name: ``eviscope`` runs it on every command's ``--config``."""
     known = configs()
     if config not in known:
         raise EviScopeError(f"unknown config {config!r}; known: {', '.join(known)}")
-    return known[config][0]
+    bench = known[config][0]
+    if benchmark is not None and bench.name != benchmark:
+        own = [name for name, (b, _) in known.items() if b.name == benchmark]
+        title = next(b.title for b, _ in known.values() if b.name == benchmark)
+        raise EviScopeError(
+            f"config {config!r} belongs to {bench.title}, not {title}; {title} configs: {', '.join(own)}"
+        )
+    return bench
 
 
 def source_of(bench: Benchmark, config: Config) -> Source | None:

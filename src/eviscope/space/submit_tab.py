@@ -64,10 +64,11 @@ def submit(
     except OSError as err:
         raise EviScopeError(f"cannot read the upload ({err.strerror or err}); upload it again") from None
     page.limits.admit(user, size)
-    sub = score_submission(config, system, upload, rows)
+    sub = score_submission(config, system, upload, rows, rows_of=page.rows_of)
     recorded = page.store.add(sub.record())  # one EviScopeError line, and nothing recorded, if it fails
     shown = f"**{markdown_text(sub.system)}** on {markdown_text(config)} (submission {sub.id})"
     status = f"Recorded {shown}." if recorded else f"This file was already recorded for {shown}."
+    status += "".join(f"\n\n**Warning:** {markdown_text(line)}" for line in sub.warnings)
     try:  # the result is recorded: a report that cannot be drawn (a full disk) must not hide that
         with PLOT_LOCK:
             markdown, plots = render_report(sub, Path(tempfile.mkdtemp(dir=page.plots_dir)))

@@ -11,7 +11,7 @@ import html
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from rich.table import Table
 
 from eviscope.core.errors import os_error, plain
+from eviscope.core.fields import warn_user
 from eviscope.core.metrics import names
 from eviscope.core.plotting import OKABE_ITO, plot_title, png_metadata
 from eviscope.core.registry import (
@@ -38,6 +39,7 @@ from eviscope.core.stats import cohen_kappa
 from eviscope.core.tables import format_value
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.error_export import failing_quartets, write_error_export
+from eviscope.suites.eviscope.fit import mismatch_warning
 from eviscope.suites.eviscope.metrics import METRICS
 from eviscope.suites.eviscope.policies import POLICIES
 from eviscope.suites.eviscope.predictions import (
@@ -60,6 +62,26 @@ from eviscope.suites.eviscope.task import EviScopeTask
 
 USAGE_METRICS = names(METRICS, usage=True)
 """Metrics read from ``usage``: not measured when no prediction carries it."""
+
+RowsOf = Callable[[str], Sequence[Mapping[str, Any]]]
+
+
+def _warn_other_config(
+    config: str | None,
+    rows: Sequence[Mapping[str, Any]],
+    preds: Sequence[Prediction],
+    source: str,
+    rows_of: RowsOf | None,
+    warn: Callable[[str], None],
+) -> None:
+    """Warn when the predictions' citations and quotes mostly miss the rows' documents, naming the
+    other EviScope configs (those ``rows_of`` can give) that they fit (:mod:`eviscope.suites.eviscope.fit`)."""
+    others = None
+    if rows_of is not None:
+        others = {c.name: (lambda name=c.name: rows_of(name)) for c in EviScope.configs if c.name != config}
+    message = mismatch_warning(rows, preds, source, config, others)
+    if message:
+        warn(message)
 
 
 class EviScope:
@@ -127,12 +149,14 @@ class EviScope:
         out: Path | None,
         *,
         subset: bool = False,
+        rows_of: RowsOf | None = None,
     ) -> Scored:
         source = plain(str(predictions), None)
-        read = read_predictions(predictions, source)
+        read = read_predictions(predictions, source, warn_user)
         if subset:
             rows = named_rows(config, rows, (p.id for p in read), source)
         preds = join_predictions(source, read, rows)
+        _warn_other_config(config, rows, preds, source, rows_of, warn_user)
         scores = score_predictions(rows, preds)
         from eviscope.runner.manifest import run_system
 
@@ -304,13 +328,22 @@ class EviScopeSpace:
     lower_is_better = ("false conflicts", "cost (USD)")
     annotation = EviScopeAnnotation()
 
-    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
-        preds = load_predictions(path, rows, source=source)
+    def score_upload(
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        path: Path,
+        source: str,
+        config: str | None = None,
+        rows_of: RowsOf | None = None,
+    ) -> SpaceScore:
+        notes: list[str] = []
+        preds = load_predictions(path, rows, source=source, warn=notes.append)
+        _warn_other_config(config, rows, preds, source, rows_of, notes.append)
         scores = score_predictions(rows, preds)
         # ``action`` is kept when null (no decision): it is a required field, so a comparison that
         # reads the stored predictions back accepts them
         stored = [{**p.model_dump(exclude_none=True), "action": p.action} for p in preds]
-        return SpaceScore(scores.to_dict(), stored, scores)
+        return SpaceScore(scores.to_dict(), stored, scores, notes)
 
     def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
         from eviscope.suites.eviscope.reports import (

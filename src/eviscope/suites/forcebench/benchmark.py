@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +97,7 @@ class ForceBench:
         out: Path | None,
         *,
         subset: bool = False,
+        rows_of: Callable[[str], Sequence[Mapping[str, Any]]] | None = None,  # one config: no other to fit
     ) -> Scored:
         from eviscope.suites.forcebench.scoring import read_predictions, score_predictions
 
@@ -270,12 +271,20 @@ class ForceBenchSpace:
     lower_is_better = ("MVR", "LPR")
     annotation = ForceBenchAnnotation()
 
-    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
+    def score_upload(
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        path: Path,
+        source: str,
+        config: str | None = None,
+        rows_of: Callable[[str], Sequence[Mapping[str, Any]]] | None = None,  # one config: no other to fit
+    ) -> SpaceScore:
         from eviscope.suites.forcebench.scoring import read_predictions, score_predictions
 
-        preds = read_predictions(path, source=source)
-        result = score_predictions(rows, preds, source=source)
-        return SpaceScore(result, [p.model_dump(exclude_none=True) for p in preds])
+        notes: list[str] = []
+        preds = read_predictions(path, source=source, warn=notes.append)
+        result = score_predictions(rows, preds, source=source, warn=notes.append)
+        return SpaceScore(result, [p.model_dump(exclude_none=True) for p in preds], warnings=notes)
 
     def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
         from eviscope.core.tables import format_value, markdown_table

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,14 @@ class ToySpace:
     lower_is_better = ()
     annotation = None
 
-    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
+    def score_upload(
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        path: Path,
+        source: str,
+        config: str | None = None,
+        rows_of: Callable[[str], Sequence[Mapping[str, Any]]] | None = None,  # one config: none to fit
+    ) -> SpaceScore:
         predictions = read(path)
         return SpaceScore(accuracy(rows, predictions), predictions)
 
@@ -101,6 +108,7 @@ class Toy:
         out: Path | None,
         *,
         subset: bool = False,
+        rows_of: Callable[[str], Sequence[Mapping[str, Any]]] | None = None,  # one config: none to fit
     ) -> Scored:
         preds = read(predictions)
         if subset:
