@@ -59,8 +59,8 @@ def test_v11_loads_offline_with_160_rows_and_the_spec_features(configs: dict[str
 
 def test_sizes_of_every_config(configs: dict[str, Dataset]) -> None:
     assert configs["eviscope-v1"].num_rows == 160
-    assert configs["eviscope-xl"].num_rows == 4 * 280
-    assert len(set(configs["eviscope-xl"]["quartet_id"])) == 280
+    assert configs["eviscope-xl"].num_rows == 4 * 600
+    assert len(set(configs["eviscope-xl"]["quartet_id"])) == 600
 
 
 @pytest.mark.parametrize("config", CONFIGS)

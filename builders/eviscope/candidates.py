@@ -26,7 +26,13 @@ from eviscope.builders.eviscope.conflict_lints import (
     run_lints,
     without_cue_sentences,
 )
-from eviscope.builders.eviscope.eligibility import Rejection, _cheap_checks, _Eligible, _occurrences
+from eviscope.builders.eviscope.eligibility import (
+    Rejection,
+    _cheap_checks,
+    _Eligible,
+    _occurrences,
+    typed_paragraphs,
+)
 from eviscope.builders.eviscope.retrieval import _RelatedPassages
 from eviscope.builders.eviscope.windows import _balanced_pair, _gap, conflict_window, gap_target
 from eviscope.core.normalize import tokens
@@ -70,6 +76,8 @@ class Candidate:
     """An alternative passes the six lints and every rule of believability against the article
     (:attr:`conflict_answer` is it); else the question is drawn only by the legacy construction
     (``v1``), whose conflict passage is not this one."""
+    support: str = ""
+    """The support paragraph's text: no two drawn quartets share it and a gold answer, across sources."""
 
 
 def find_candidates(
@@ -86,10 +94,14 @@ def find_candidates(
     ``moves``."""
     rejected: Counter[Rejection] = Counter()
     eligible: list[_Eligible] = []
-    entities = paragraph_entities(squad, progress)
+    typed = typed_paragraphs(squad)
+    entities = paragraph_entities(squad, progress, typed)
     known = article_labels(squad, entities)
     cued = {i for i, p in enumerate(squad.paragraphs) if conflict_cues_in(p.context)}
     for question in progress(squad.questions):
+        if typed is not None and question.paragraph not in typed:
+            rejected[Rejection("not_typed")] += 1
+            continue
         title = squad.paragraphs[question.paragraph].title
         checked = _cheap_checks(squad, question, cued, entities[question.paragraph], known[title])
         if isinstance(checked, Rejection):
@@ -185,6 +197,7 @@ def _make_candidate(
         None,
         unbelievable,
         believable is not None,
+        paragraph.context,
     )
     window = conflict_window(squad, candidate, gap_target(seed, item.question.id))
     if window is None:

