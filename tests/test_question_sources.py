@@ -33,10 +33,18 @@ def _entry(title: str, context: str, qid: str, answer: str) -> dict:
 
 
 def test_a_folder_of_json_files_is_one_source_whose_shared_titles_are_one_article(tmp_path: Path) -> None:
-    # TyDi QA GoldP ships a train and a dev file, and gives each passage its own entry under a title
-    # that other entries repeat: read as one source, the passages of one title are one article.
+    # TyDi QA GoldP ships a train and a dev file, and gives each question its own entry under a title
+    # that other entries repeat: read as one source, the passages of one title are one article, and
+    # a passage given twice is one paragraph (else a row could show the same text twice).
     (tmp_path / "b_train.json").write_text(
-        json.dumps({"data": [_entry("Oxygen", "Oxygen was found in 1774.", "t1", "1774")]})
+        json.dumps(
+            {
+                "data": [
+                    _entry("Oxygen", "Oxygen was found in 1774.", "t1", "1774"),
+                    _entry("Oxygen", "It is element 8.", "t2", "element 8"),
+                ]
+            }
+        )
     )
     (tmp_path / "a_dev.json").write_text(
         json.dumps(
@@ -57,6 +65,7 @@ def test_a_folder_of_json_files_is_one_source_whose_shared_titles_are_one_articl
     ]
     assert [(q.id, q.paragraph, q.source) for q in squad.questions] == [
         ("d1", 0, "tydiqa-goldp-en"),
+        ("t2", 0, "tydiqa-goldp-en"),
         ("t1", 1, "tydiqa-goldp-en"),
         ("d2", 2, "tydiqa-goldp-en"),
     ]
@@ -97,9 +106,24 @@ def test_xl_draws_at_least_500_quartets_from_every_source(built_dataset: Path) -
     assert set(per_source) == set(LICENCES), per_source
     report = json.loads((built_dataset / "build_report.json").read_text())["eviscope"]
     assert report["configs"]["eviscope-xl"]["per_source"] == dict(per_source)
-    # The evidence-blind audit is reported per source too, each over that source's rows alone.
+    # The evidence-blind audit is reported per source too, each over that source's rows alone (a source
+    # of a quartet or two leaves no held-out half to score).
     audits = report["configs"]["eviscope-xl"]["shortcut_audit_per_source"]
     assert set(audits) == set(LICENCES)
     for source, audit in audits.items():
-        assert audit["majority"]["all_rows"] == 0.5, source
+        assert set(audit["features"]) == set(report["configs"]["eviscope-xl"]["shortcut_audit"]["features"])
+        if per_source[source] >= 10:
+            assert audit["majority"]["all_rows"] == 0.5, source
     assert set(report["sources"]) == set(LICENCES)
+
+
+def test_run_time_context_reads_each_rows_own_source(built_dataset: Path, squad_path: Path) -> None:
+    # `eviscope run --contextualize` gives each document its article's neighbouring paragraphs: a row
+    # of SQuAD-shifts finds them in SQuAD-shifts, not in SQuAD dev (which has no such article).
+    from eviscope.suites.eviscope.row_context import contextualize_from_squad
+
+    rows = [row for row in _rows(built_dataset, "eviscope-xl") if row["source"] == "squadshifts-new-wiki"]
+    out, recorded = contextualize_from_squad(rows[:8], str(squad_path))
+    assert set(recorded["sources"]) == {"squadshifts-new-wiki"}
+    assert recorded["with_neighbours"] > 0
+    assert [row["id"] for row in out] == [row["id"] for row in rows[:8]]

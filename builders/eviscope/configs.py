@@ -19,7 +19,7 @@ GoldP English, SQuAD-shifts New Wikipedia, MLQA English dev), each source read o
 articles, its related and other-article passages), the draw shared: one hash order over all of them,
 at most 30 quartets per article of a source, and no support paragraph and gold answer, and no
 question, drawn twice across sources; so that paired tests have power where 40 quartets have none.
-933 can be drawn at seed 13; from SQuAD dev alone 282 could, once every quartet has a second
+931 can be drawn at seed 13; from SQuAD dev alone 282 could, once every quartet has a second
 same-article passage and its conflict passage a window
 (:func:`~eviscope.builders.eviscope.windows.conflict_window`), since a base question needs a
 same-type alternative that a reader of the article believes; from dev, it was 1,000 when any name of

@@ -56,6 +56,13 @@ class EviScopeBuilder:
         table.add_row(
             "conflict passages", *(c["conflict_passages"] for c in configs.values()), end_section=True
         )
+        sources = list(dict.fromkeys(source for c in configs.values() for source in c.get("per_source", {})))
+        for index, source in enumerate(sources):
+            table.add_row(
+                f"quartets from {source}",
+                *(str(c.get("per_source", {}).get(source, "")) for c in configs.values()),
+                end_section=index == len(sources) - 1,
+            )
         for number, lint in enumerate(LINTS, 1):
             cells = [f"{c['lint_pass'][lint]}/{c['quartets']}" for c in configs.values()]
             table.add_row(f"{number}. {lint}", *cells)
@@ -86,6 +93,12 @@ class EviScopeBuilder:
             table,
             f"seed {report['seed']} · {report['eligible_questions']} of {report['questions_scanned']} "
             f"questions eligible\nsource {report['source']['origin']}\n{report['source']['checksum']}",
+            *(
+                f"{name} ({source['license']}): {source['eligible_questions']} of "
+                f"{source['questions_scanned']} questions eligible, {source['origin']}"
+                for name, source in report.get("sources", {}).items()
+                if name != "squad-dev"
+            ),
         ]
         typer = report["answer_typer"]
         measured = typer["hand_labelled"]

@@ -4,7 +4,8 @@ its hub dataset.
 
 One reader (:func:`load_squad`) normalises them all to the same article / paragraph / question
 structure: the paragraphs of articles that share a title (TyDi QA GoldP gives each passage its own
-entry) become one article, and every answer span must match its context. Every problem with a source
+entry, one per question) become one article, the same paragraph given twice in an article becomes
+one with the questions of both, and every answer span must match its context. Every problem with a source
 becomes one :class:`~eviscope.core.errors.EviScopeError` line that names the source, the place in it, and
 how to point the builder at another copy.
 """
@@ -129,11 +130,17 @@ class _SquadFile(BaseModel):
 
 
 def _merged(articles: list[_Article]) -> list[tuple[str, list[_Paragraph]]]:
-    """Articles in first-seen order, the paragraphs of entries that share a title under one."""
-    merged: dict[str, list[_Paragraph]] = {}
+    """Articles in first-seen order: the paragraphs of entries that share a title under one, and
+    paragraphs of one article that share a context as one, with their questions in source order."""
+    merged: dict[str, dict[str, _Paragraph]] = {}
     for article in articles:
-        merged.setdefault(article.title, []).extend(article.paragraphs)
-    return list(merged.items())
+        paragraphs = merged.setdefault(article.title, {})
+        for paragraph in article.paragraphs:
+            if paragraph.context in paragraphs:
+                paragraphs[paragraph.context].qas.extend(paragraph.qas)
+            else:
+                paragraphs[paragraph.context] = paragraph.model_copy(update={"qas": list(paragraph.qas)})
+    return [(title, list(paragraphs.values())) for title, paragraphs in merged.items()]
 
 
 @dataclass(frozen=True)
