@@ -33,7 +33,15 @@ def test_every_source_is_declared_by_what_reads_it_and_every_config_names_one_of
     from eviscope.core.registry import benchmarks, source_of
     from eviscope.ragonite.confquestions import CONFQUESTIONS
 
-    assert list(sources()) == ["squad", "attributionbench", "confquestions"]
+    assert list(sources()) == [
+        "squad",
+        "squad-train",
+        "tydiqa-goldp-en",
+        "squadshifts-new-wiki",
+        "mlqa-en-dev",
+        "attributionbench",
+        "confquestions",
+    ]
     assert sources()["confquestions"] is CONFQUESTIONS
     for bench in benchmarks():
         for config in bench.configs:
@@ -47,7 +55,9 @@ def test_an_unknown_source_or_an_undeclared_one_names_the_known_ones(monkeypatch
     from eviscope.core.registry import Config, benchmark, source_of
 
     with pytest.raises(
-        EviScopeError, match=r"^unknown source 'sqaud'; known: squad, attributionbench, confquestions$"
+        EviScopeError,
+        match=r"^unknown source 'sqaud'; known: squad, squad-train, tydiqa-goldp-en, squadshifts-new-wiki, "
+        r"mlqa-en-dev, attributionbench, confquestions$",
     ):
         resolve("sqaud", None, environ={})
     with pytest.raises(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Mapping
 
 from eviscope.builders.eviscope.conflict_lints import FURTHER_LINTS, ConflictCase, LintResult, run_lints
 from eviscope.builders.eviscope.quartets import Quartet
@@ -112,6 +113,8 @@ def quartet_rows(
                 "variant": variant,
                 "question": question.question,
                 "source_id": question.id,
+                "source": squad.name,
+                "source_license": squad.license,
                 "title": support.title,
                 "documents": shown,
                 "answers": list(candidate.aliases),
@@ -136,11 +139,12 @@ def check_doc_ids(rows: list[dict]) -> None:
                 raise ValueError(f"doc_id collision on {document['doc_id']} in row {row['id']}")
 
 
-def lint_report(squad: Squad, quartets: list[Quartet], legacy: bool) -> list[dict]:
-    """Per-row lint results of one config's conflict passages."""
+def lint_report(squads: Mapping[str, Squad], quartets: list[Quartet], legacy: bool) -> list[dict]:
+    """Per-row lint results of one config's conflict passages, each read in its question source of
+    ``squads`` (by name)."""
     results: list[dict] = []
     for quartet in quartets:
-        case = conflict_case(squad, quartet, legacy)
+        case = conflict_case(squads[quartet.candidate.question.source], quartet, legacy)
         lints: dict[str, LintResult] = run_lints(case)
         core = min(case.answers, key=lambda a: (len(tokens(a)), len(a)))
         mismatch = same_type(case.question, core, case.conflict_answer)

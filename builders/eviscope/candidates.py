@@ -27,7 +27,13 @@ from eviscope.builders.eviscope.conflict_lints import (
     run_lints,
     without_cue_sentences,
 )
-from eviscope.builders.eviscope.eligibility import Rejection, _cheap_checks, _Eligible, _occurrences
+from eviscope.builders.eviscope.eligibility import (
+    Rejection,
+    _cheap_checks,
+    _Eligible,
+    _occurrences,
+    typed_paragraphs,
+)
 from eviscope.builders.eviscope.retrieval import _RelatedPassages
 from eviscope.builders.eviscope.windows import conflict_window, gap_target
 from eviscope.core.normalize import tokens
@@ -75,6 +81,8 @@ class Candidate:
     """An alternative passes the six lints and every rule of believability against the article
     (:attr:`conflict_answer` is it); else the question is drawn only by the legacy construction
     (``v1``), whose conflict passage is not this one."""
+    support: str = ""
+    """The support paragraph's text: no two drawn quartets share it and a gold answer, across sources."""
 
 
 def find_candidates(
@@ -91,10 +99,14 @@ def find_candidates(
     ``moves``."""
     rejected: Counter[Rejection] = Counter()
     eligible: list[_Eligible] = []
-    entities = paragraph_entities(squad, progress)
+    typed = typed_paragraphs(squad)
+    entities = paragraph_entities(squad, progress, typed)
     known = article_labels(squad, entities)
     cued = {i for i, p in enumerate(squad.paragraphs) if conflict_cues_in(p.context)}
     for question in progress(squad.questions):
+        if typed is not None and question.paragraph not in typed:
+            rejected[Rejection("not_typed")] += 1
+            continue
         title = squad.paragraphs[question.paragraph].title
         checked = _cheap_checks(squad, question, cued, entities[question.paragraph], known[title])
         if isinstance(checked, Rejection):
@@ -189,6 +201,7 @@ def _make_candidate(
         base != paragraph.context,
         unbelievable=unbelievable,
         believable=believable is not None,
+        support=paragraph.context,
     )
     window = conflict_window(squad, candidate, gap_target(seed, item.question.id))
     return candidate if window is None else replace(candidate, window=window)

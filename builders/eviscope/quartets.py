@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from eviscope.builders.eviscope.candidates import Candidate
@@ -152,15 +153,15 @@ def select(
         return hashlib.sha256(f"{seed}:{candidates[index].question.id}".encode()).hexdigest()
 
     order = sorted(range(len(candidates)), key=rank)
-    per_article: Counter[str] = Counter()
+    per_article: Counter[tuple[str, str]] = Counter()
     chosen: list[int] = []
-    drawn_answers: set[tuple[int, str]] = set()
+    drawn_answers: set[tuple[str, str]] = set()
     drawn_questions: set[frozenset[str]] = set()
     for index in order:
         candidate = candidates[index]
-        title = candidate.title
+        title = (candidate.question.source, candidate.title)
         if per_article[title] < params.per_article_cap:
-            answer_key = (candidate.question.paragraph, _core(candidate))
+            answer_key = (norm(candidate.support), _core(candidate))
             asked = question_key(candidate.question.question)
             if answer_key in drawn_answers:
                 skipped["duplicate_paragraph_answer"] += 1
@@ -183,19 +184,21 @@ def select(
 
 
 def make_quartets(
-    squad: Squad,
+    squads: Mapping[str, Squad],
     chosen: list[Candidate],
     seed: int,
     rejected: Counter[str] | None = None,
     balanced: bool = False,
 ) -> list[Quartet]:
-    """Ids, distractors and the legacy conflict passage of each chosen candidate; ``rejected`` counts
+    """Ids, distractors and the legacy conflict passage of each chosen candidate, each read in its own
+    question source of ``squads`` (by name; its other-article passages too); ``rejected`` counts
     the other-article passages the leak check passed over, by reason id. ``balanced``: each conflict
     passage is its window (:attr:`Candidate.window`)."""
     width = max(2, len(str(len(chosen))))
     quartets = []
     for index, candidate in enumerate(chosen):
         donor = chosen[(index + 1) % len(chosen)].aliases[0]
+        squad = squads[candidate.question.source]
         support = squad.paragraphs[candidate.question.paragraph].context
         window = candidate.window if balanced else None
         quartets.append(

@@ -57,7 +57,7 @@ from eviscope.suites.eviscope.scoring import (
     Scores,
     score_predictions,
 )
-from eviscope.suites.eviscope.squad_source import SQUAD
+from eviscope.suites.eviscope.squad_source import QUESTION_SOURCES, SQUAD
 from eviscope.suites.eviscope.task import EviScopeTask
 
 USAGE_METRICS = names(METRICS, usage=True)
@@ -92,7 +92,7 @@ class EviScope:
         Config("eviscope-v1.1", SQUAD.name),
         Config("eviscope-xl", SQUAD.name),
     )
-    sources = (SQUAD,)
+    sources = tuple(spec.source for spec in QUESTION_SOURCES.values())
     builder = "eviscope.builders.eviscope.entry:BUILDER"
     harness = Harness(
         glue="eviscope.suites.eviscope.harness",

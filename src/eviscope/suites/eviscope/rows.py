@@ -36,6 +36,8 @@ EVISCOPE_FEATURES = Features(
         "variant": Value("string"),
         "question": Value("string"),
         "source_id": Value("string"),
+        "source": Value("string"),
+        "source_license": Value("string"),
         "title": Value("string"),
         "documents": List(_DOC),
         "answers": List(Value("string")),
