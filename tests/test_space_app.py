@@ -67,10 +67,10 @@ def space(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
         server.stop()
 
 
-def board(client: Client, config: str) -> dict[str, list[Any]]:
-    """The leaderboard of ``config`` as {system: table line}."""
+def board(client: Client, config: str) -> dict[str, dict[str, Any]]:
+    """The leaderboard of ``config`` as {system: {column: cell}}."""
     table = client.predict(config, "", None, api_name="/leaderboard")[0]
-    return {line[0]: line for line in table["data"]}
+    return {line[0]: dict(zip(table["headers"], line, strict=True)) for line in table["data"]}
 
 
 def reference_systems(config: str) -> set[str]:
@@ -138,7 +138,7 @@ def test_valid_submission_is_scored_by_the_library_and_on_the_leaderboard(
     assert re.search(rf"^\| quartet_consistency \(QCS\) +\| {qcs} +\|", report, flags=re.MULTILINE)
     assert len(plots) == 2 and all(Path(p["image"]).stat().st_size > 0 for p in plots)
     line = board(client, CONFIG)["lexical"]
-    assert line[1] == round(expected["joint_success"], 3)
+    assert line["joint success"] == round(expected["joint_success"], 3) and line["kind"] == "submission"
     assert [r["system"] for r in recorded(results, CONFIG)].count("lexical") == 1
 
     status, report, plots = client.predict(
@@ -328,4 +328,6 @@ def test_leaderboard_survives_a_restart(built_dataset: Path, files: dict[str, Pa
     finally:
         server.stop()
     assert after.pop("lexical") == before
-    assert set(after) == reference_systems(CONFIG)  # the committed reference runs, shown from the start
+    # besides it, only reference lines: the committed reference runs, shown from the start, and more
+    assert {s for s, line in after.items() if line["kind"] == "submission"} == set()
+    assert reference_systems(CONFIG) <= {s for s, line in after.items() if line["kind"] == "reference"}

@@ -13,6 +13,7 @@ import pandas as pd
 
 from eviscope.core.errors import EviScopeError
 from eviscope.core.registry import AnnotationField, annotated
+from eviscope.core.tables import round_value
 from eviscope.space.annotation import flow, own_agreement, queue_order
 from eviscope.space.page import Page, frame, user_errors
 from eviscope.space.safe import markdown_text
@@ -93,7 +94,7 @@ def annotate_tab(page: Page) -> None:
             f"{len(mine)} rows annotated by {markdown_text(me)}; {len(lines)} other annotators share "
             f"rows with them, and {len(queued)} of those rows are in an adjudication queue."
         )
-        shown = [[name, n, "undefined" if math.isnan(k) else round(k, 3), q] for name, n, k, q in lines]
+        shown = [[name, n, "undefined" if math.isnan(k) else round_value(k), q] for name, n, k, q in lines]
         pairs = frame(("other annotator", "shared rows", "Cohen's kappa", "to adjudicate"), shown)
         return summary, pairs, frame(("id", "queued with (annotators)"), queued)
 

@@ -4,6 +4,7 @@ the paired comparison of two systems (API ``/leaderboard`` and ``/compare``)."""
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any
 
 import gradio as gr
@@ -18,6 +19,7 @@ from eviscope.space.leaderboard import (
     leaderboard_table,
 )
 from eviscope.space.page import PLOT_LOCK, Page, user_errors
+from eviscope.space.reference import REPORTED, registry_records, reported_records
 
 log = logging.getLogger(__name__)
 
@@ -26,10 +28,22 @@ def leaderboard_tab(page: Page, load: Any) -> None:
     """The Leaderboard tab, inside the page's Blocks; ``load`` is the Blocks' load event (the
     leaderboard is drawn when the page opens)."""
     store = page.store
+    with_references: set[str] = set()
+    references_lock = threading.Lock()
+
+    def add_references(config: str) -> None:
+        """The config's reference systems and reported figures, put on its leaderboard when it is
+        first shown (scoring them takes a few seconds, which a Space that nobody views never pays)."""
+        with references_lock:
+            if config not in with_references:
+                for record in [*registry_records(config, page.rows_of(config)), *reported_records(config)]:
+                    store.add_reference(record)
+                with_references.add(config)
 
     @user_errors
     def do_leaderboard(config: str, query: str, sort_by: str | None) -> tuple[Any, ...]:
         page.rows_of(config)
+        add_references(config)
         records = [record for record, _ in leaderboard_lines(config, store.records(config))]
         columns = leaderboard_columns(config)
         sort_by = sort_by if sort_by in [*columns, "system"] else columns[0]
@@ -43,7 +57,7 @@ def leaderboard_tab(page: Page, load: Any) -> None:
         except (LookupError, TypeError, ValueError) as err:  # a stored result the plot cannot read
             log.warning("leaderboard of %s: no plot, a stored result lacks %r", config, err)
             plot = None
-        systems = [r["system"] for r in records]
+        systems = [r["system"] for r in records if r.get("kind") != REPORTED]  # those with predictions
         return (
             table,
             str(plot) if plot else None,
@@ -73,7 +87,14 @@ def leaderboard_tab(page: Page, load: Any) -> None:
                 ["system", *leaderboard_columns(first)], label="sort by (best first)", allow_custom_value=True
             )
             l_refresh = gr.Button("Refresh")
-        l_table = gr.Dataframe(interactive=False, show_search="filter")
+        gr.Markdown(
+            "Submissions first; then, as `reference` lines, the suite's reference systems run on the "
+            "rows served and scored as a submission is, and the committed runs of a real model; then, "
+            "as `reported (paper)` lines, the figures the papers print for their own models and rows "
+            "(the `source` column says where; an empty cell is a figure the paper does not give): "
+            "compare their shape, not their numbers."
+        )
+        l_table = gr.Dataframe(interactive=False, show_search="filter", wrap=True)
         l_plot = gr.Image(label="per-variant joint success, or the ForceBench MVR–FS plane", type="filepath")
         gr.Markdown("### Compare two systems (exact McNemar and bootstrap 95% CI of A − B, per quartet)")
         with gr.Row():

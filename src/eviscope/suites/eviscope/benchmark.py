@@ -34,12 +34,13 @@ from eviscope.core.registry import (
     SpaceScore,
 )
 from eviscope.core.stats import cohen_kappa
-from eviscope.core.tables import format_value
+from eviscope.core.tables import format_value, round_value
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.error_export import failing_quartets, write_error_export
 from eviscope.suites.eviscope.metrics import METRICS
 from eviscope.suites.eviscope.policies import POLICIES
 from eviscope.suites.eviscope.predictions import Prediction, load_predictions
+from eviscope.suites.eviscope.reported import REPORTED
 from eviscope.suites.eviscope.reports import report, write_reports
 from eviscope.suites.eviscope.rows import ACTIONS, VARIANTS
 from eviscope.suites.eviscope.scoring import (
@@ -140,7 +141,7 @@ def _tables(scores: Scores, usage_measured: bool) -> list[Table]:
     quartets = Table(title="quartet metrics", title_justify="left")
     for name in QUARTET_METRICS:
         quartets.add_column(QUARTET_ABBREVIATIONS[name], justify="right", no_wrap=True)
-    quartets.add_row(*(f"{scores.overall[name]:.3f}" for name in QUARTET_METRICS))
+    quartets.add_row(*(format_value(scores.overall[name]) for name in QUARTET_METRICS))
     note = "" if usage_measured else "; n/a: no prediction carries usage"
     table = Table(
         title=f"row metrics (— not defined on the variant{note})",
@@ -278,6 +279,14 @@ class EviScopeSpace:
     leaderboard_columns = tuple(header for _, header in HEADLINE)
     lower_is_better = ("cost (USD)",)
     annotation = EviScopeAnnotation()
+    reported = REPORTED
+    reference_command = "eviscope baseline --system {name}"
+
+    def reference_systems(self, rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """Every system of :data:`~eviscope.suites.eviscope.reference_systems.SYSTEMS`."""
+        from eviscope.suites.eviscope.reference_systems import SYSTEMS
+
+        return {name: system(rows) for name, system in SYSTEMS.items()}
 
     def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
         preds = load_predictions(path, rows, source=source)
@@ -348,14 +357,14 @@ class EviScopeSpace:
         return [
             {
                 "metric": QUARTET_ABBREVIATIONS[r.metric],
-                "A": round(r.a, 3),
-                "B": round(r.b_value, 3),
-                "A − B": round(r.difference, 3),
+                "A": round_value(r.a),
+                "B": round_value(r.b_value),
+                "A − B": round_value(r.difference),
                 "b (A only)": r.b,
                 "c (B only)": r.c,
                 "McNemar p": float(f"{r.p_value:.3g}"),
-                "95% CI low": round(r.ci_low, 3),
-                "95% CI high": round(r.ci_high, 3),
+                "95% CI low": round_value(r.ci_low),
+                "95% CI high": round_value(r.ci_high),
             }
             for r in compare(scores_of(record_a), scores_of(record_b))
         ]
