@@ -194,9 +194,12 @@ def test_a_second_signed_in_user_cannot_read_or_overwrite_the_first_ones_sheet(t
 
     # Bob starts from nothing: he is offered the same first row, sees none of Alice's marks
     first, view, progress, _ = api["annotate_next"]("forcebench", bob)
-    assert (first, progress) == (row_id, "0 of 10 rows annotated by bob") and "alice" not in view
+    assert progress == "0 of 10 rows annotated by bob" and "alice" not in view
+    assert first != row_id  # the same row under another id: ids are per annotator
     reject = ["reject_not_force_gap", *[""] * 6, "ambiguous", "bob's note"]
-    api["annotate_save"]("forcebench", bob, row_id, *NO_EVISCOPE, *reject)
+    with pytest.raises(gr.Error, match="load a row to annotate first"):  # Alice's id means nothing to him
+        api["annotate_save"]("forcebench", bob, row_id, *NO_EVISCOPE, *reject)
+    api["annotate_save"]("forcebench", bob, first, *NO_EVISCOPE, *reject)
     assert sheet_a.read_bytes() == before  # his verdict on the same row went into his own sheet
     assert "reject_not_force_gap" in (results / "annotations" / "forcebench" / "bob.csv").read_text()
     # no handler takes an annotator's name: a profile is the only way to say who one is

@@ -111,3 +111,4 @@ def leaderboard_tab(page: Page, load: Any) -> None:
             api_name="leaderboard",
         )
         l_compare.click(do_compare, [l_config, l_a, l_b], l_result, api_name="compare")
+        l_config.change(lambda: None, None, l_result, api_name=False)  # no comparison of another config

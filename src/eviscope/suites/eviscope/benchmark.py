@@ -20,7 +20,7 @@ from rich.table import Table
 
 from eviscope.core.errors import os_error, plain
 from eviscope.core.metrics import names
-from eviscope.core.plotting import OKABE_ITO, plot_title, png_metadata
+from eviscope.core.plotting import legend_below, plot_title, png_metadata, series_style
 from eviscope.core.registry import (
     DEFAULT_CONFIG,
     AnnotationField,
@@ -319,21 +319,21 @@ class EviScopeSpace:
         """Joint success per variant, one group of bars per variant and one bar per system."""
         from matplotlib.figure import Figure
 
-        fig = Figure(figsize=(7, 3.6))
+        fig = Figure()
         ax = fig.subplots()
         width = 0.8 / max(len(records), 1)
         for i, record in enumerate(records):
             values = [record["result"]["per_variant"][v]["joint_success"] for v in VARIANTS]
             xs = [x + i * width for x in range(len(VARIANTS))]
-            ax.bar(xs, values, width, label=record["system"], color=OKABE_ITO[i % len(OKABE_ITO)])
+            color, _, hatch = series_style(i)
+            ax.bar(xs, values, width, label=record["system"], color=color, hatch=hatch, edgecolor="white")
         ax.set_xticks([x + width * (len(records) - 1) / 2 for x in range(len(VARIANTS))], VARIANTS)
         ax.set_ylim(0, 1.05)
         ax.set_ylabel("joint success")
         configs = sorted({record["config"] for record in records})
         title = plot_title("joint success per variant", f"{len(records)} systems", ", ".join(configs))
         ax.set_title(title)
-        if records:
-            ax.legend(fontsize=8, loc="upper right")
+        legend_below(fig, ax, width_inches=7, plot_inches=3.6)
         fig.tight_layout()
         fig.savefig(path, dpi=100, metadata=png_metadata(title))
         return path
