@@ -395,6 +395,7 @@ def test_a_malformed_stored_result_is_left_off_the_leaderboard_with_a_log_line(
     with caplog.at_level(logging.WARNING):
         table, plot, *_ = api["leaderboard"](CONFIG, "", None)
         again, *_ = api["leaderboard"](CONFIG, "", None)
+    table, again = table.data, again.data  # the page's styled table: its cells
     submitted = table[table["kind"] == "submission"]["system"].tolist()
     assert submitted == ["good", "no per-variant"] == again[again["kind"] == "submission"]["system"].tolist()
     assert plot is None  # the per-variant plot cannot read one of them: the table still shows
@@ -406,6 +407,7 @@ def test_a_malformed_stored_result_is_left_off_the_leaderboard_with_a_log_line(
     del no_plot["result"]
     (results / CONFIG / "no-plot.json").write_text(json.dumps(no_plot))  # not a record at all
     fresh, plot, *_ = space(tmp_path)[0]["leaderboard"](CONFIG, "", None)
+    fresh = fresh.data
     assert fresh[fresh["kind"] == "submission"]["system"].tolist() == ["good"] and Path(plot).is_file()
 
 

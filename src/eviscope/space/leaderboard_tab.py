@@ -11,6 +11,7 @@ import gradio as gr
 import pandas as pd
 
 from eviscope.core.errors import EviScopeError, plain
+from eviscope.core.tables import format_value
 from eviscope.space.leaderboard import (
     compare_table,
     leaderboard_columns,
@@ -19,7 +20,23 @@ from eviscope.space.leaderboard import (
     leaderboard_table,
 )
 from eviscope.space.page import PLOT_LOCK, Page, user_errors
-from eviscope.space.reference import REPORTED, registry_records, reported_records
+from eviscope.space.reference import REFERENCE, REPORTED, registry_records, reported_records
+
+KIND_STYLE = {
+    REFERENCE: "background-color: #eef2f7",
+    REPORTED: "background-color: #fdf6e3; font-style: italic",
+}
+"""How a reference line and a paper's line are set apart from the submissions on the page."""
+
+
+def styled(table: pd.DataFrame, metrics: list[str]) -> Any:
+    """The leaderboard as the page shows it: every figure written by
+    :func:`~eviscope.core.tables.format_value` (three decimals, as the reports write them; a figure
+    not reported left empty), and the reference and paper lines shaded apart from the submissions.
+    The cells keep their numbers (``.data``), which API clients receive."""
+    shade = [KIND_STYLE.get(kind, "") for kind in table["kind"]]
+    return table.style.format(format_value, subset=metrics, na_rep="").apply(lambda column: shade, axis=0)
+
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +76,7 @@ def leaderboard_tab(page: Page, load: Any) -> None:
             plot = None
         systems = [r["system"] for r in records if r.get("kind") != REPORTED]  # those with predictions
         return (
-            table,
+            styled(table, columns),
             str(plot) if plot else None,
             gr.update(choices=["system", *columns], value=sort_by),
             gr.update(choices=systems, value=systems[0] if systems else None),
