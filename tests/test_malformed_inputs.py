@@ -1,7 +1,7 @@
 """Malformed predictions (tests/malformed_inputs.py) get one clear line from every entry point.
 
 The whole corpus runs once, in-process, through ``tests/malformed_driver.py``'s ``run_corpus``
-(the function behind the README's figures): ``eviscope score`` (also ``--config forcebench``), the
+(the function behind the figures of docs/benchmarks.md): ``eviscope score`` (also ``--config forcebench``), the
 two ``evaluate`` modules, and the Space's ``/submit`` callback. Each (entry point, case) is then one
 test: a clear one-line error holding the expected words, no crash, nothing written. A handful of
 cases also go through the real console script and the running Space (gradio_client), and the big

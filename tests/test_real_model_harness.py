@@ -65,7 +65,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """llama-cpp-python's server on 127.0.0.1 with the GGUF file (alias ``smollm2``): its base URL."""
     pytest.importorskip(
         "llama_cpp.server.app",
-        reason="llama-cpp-python[server] is not installed (it builds from source for minutes: see the README)",
+        reason="llama-cpp-python[server] is not installed (it builds from source for minutes: see docs/running.md)",
     )
     command = [sys.executable, str(Path(__file__).with_name("llama_cpp_server.py")), "--model", str(GGUF),
                "--model_alias", "smollm2", "--host", "127.0.0.1", "--port", "{port}", "--n_ctx", "4096",

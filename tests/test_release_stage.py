@@ -56,7 +56,9 @@ def test_the_staged_dataset_loads_offline_with_its_declared_split_sizes(
         rows = datasets.load_dataset(str(folder), config, split="test", cache_dir=str(tmp_path))
         assert rows.num_rows == declared[config]
     assert declared["eviscope-v1.1"] == declared["eviscope-v1"] == 160
-    assert declared["eviscope-xl"] % 4 == 0 and declared["eviscope-xl"] >= 4 * 500  # every quartet its sources allow
+    assert (
+        declared["eviscope-xl"] % 4 == 0 and declared["eviscope-xl"] >= 4 * 500
+    )  # every quartet its sources allow
 
 
 def test_the_staged_metric_spaces_load_offline_and_score(release: Release, tmp_path: Path) -> None:

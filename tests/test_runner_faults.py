@@ -1,6 +1,6 @@
 """The runner under faults: SIGKILL at 10 moments, a flaky, failing or dead HTTP server (the circuit
 breaker), a full disk and a read-only run folder. The kill trials and the HTTP fault injection are
-tests/runner_faults.py's own functions (the numbers the README quotes); no speed is asserted,
+tests/runner_faults.py's own functions (the numbers docs/benchmarks.md quotes); no speed is asserted,
 only that a ``Retry-After: 1`` was waited for, and how many requests a dead server cost."""
 
 from __future__ import annotations

@@ -195,9 +195,12 @@ def test_a_second_signed_in_user_cannot_read_or_overwrite_the_first_ones_sheet(t
 
     # Bob starts from nothing: he is offered the same first row, sees none of Alice's marks
     first, view, progress, _ = api["annotate_next"]("forcebench", bob)
-    assert (first, progress) == (row_id, "0 of 10 rows annotated by bob") and "alice" not in view
+    assert progress == "0 of 10 rows annotated by bob" and "alice" not in view
+    assert first != row_id  # the same row under another id: ids are per annotator
     reject = ["reject_not_force_gap", *[""] * 6, "ambiguous", "bob's note"]
-    api["annotate_save"]("forcebench", bob, row_id, *NO_EVISCOPE, *reject)
+    with pytest.raises(gr.Error, match="load a row to annotate first"):  # Alice's id means nothing to him
+        api["annotate_save"]("forcebench", bob, row_id, *NO_EVISCOPE, *reject)
+    api["annotate_save"]("forcebench", bob, first, *NO_EVISCOPE, *reject)
     assert sheet_a.read_bytes() == before  # his verdict on the same row went into his own sheet
     assert "reject_not_force_gap" in (results / "annotations" / "forcebench" / "bob.csv").read_text()
     # no handler takes an annotator's name: a profile is the only way to say who one is
@@ -393,7 +396,9 @@ def test_a_malformed_stored_result_is_left_off_the_leaderboard_with_a_log_line(
     with caplog.at_level(logging.WARNING):
         table, plot, *_ = api["leaderboard"](CONFIG, "", None)
         again, *_ = api["leaderboard"](CONFIG, "", None)
-    assert table["system"].tolist() == ["good", "no per-variant"] == again["system"].tolist()
+    table, again = table.data, again.data  # the page's styled table: its cells
+    submitted = table[table["kind"] == "submission"]["system"].tolist()
+    assert submitted == ["good", "no per-variant"] == again[again["kind"] == "submission"]["system"].tolist()
     assert plot is None  # the per-variant plot cannot read one of them: the table still shows
     skipped = [r.getMessage() for r in caplog.records if "left off the leaderboard" in r.getMessage()]
     assert len(skipped) == 2  # once each, not once per view
@@ -403,7 +408,8 @@ def test_a_malformed_stored_result_is_left_off_the_leaderboard_with_a_log_line(
     del no_plot["result"]
     (results / CONFIG / "no-plot.json").write_text(json.dumps(no_plot))  # not a record at all
     fresh, plot, *_ = space(tmp_path)[0]["leaderboard"](CONFIG, "", None)
-    assert fresh["system"].tolist() == ["good"] and Path(plot).is_file()
+    fresh = fresh.data
+    assert fresh[fresh["kind"] == "submission"]["system"].tolist() == ["good"] and Path(plot).is_file()
 
 
 # --- The real app, in a subprocess --------------------------------------------------------------

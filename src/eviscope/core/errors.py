@@ -20,7 +20,16 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
-__all__ = ["EviScopeError", "EviScopeWarning", "brief", "first_line", "id_text", "os_error", "os_errors", "plain"]
+__all__ = [
+    "EviScopeError",
+    "EviScopeWarning",
+    "brief",
+    "first_line",
+    "id_text",
+    "os_error",
+    "os_errors",
+    "plain",
+]
 
 
 class EviScopeError(ValueError):

@@ -251,6 +251,19 @@ class BrowseFilter:
     choices: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Reported:
+    """A result a paper reports, shown on its config's leaderboard as a ``reported (paper)`` line
+    beside the submissions (never scored here: the paper's own rows and models)."""
+
+    config: str
+    system: str
+    source: str
+    """Where the figures are printed (paper, table or section), shown beside them."""
+    line: Mapping[str, float | None]
+    """Leaderboard cells by column; a column the paper does not report is left out (shown empty)."""
+
+
 @dataclass
 class SpaceScore:
     """A scored Space submission: the stored result and predictions, and what its report needs."""
@@ -277,6 +290,16 @@ class SpaceView(Protocol):
     """Leaderboard columns (or prefixes) sorted ascending."""
     annotation: AnnotationFlow | None
     """Its annotation form in the Annotate tab (None: its rows are not annotated in the Space)."""
+    reported: tuple[Reported, ...]
+    """The papers' reported results, each on the config it was reported for."""
+    reference_command: str
+    """How to run one of :meth:`reference_systems` from the command line, ``{name}`` for its name:
+    the source the leaderboard gives its line."""
+
+    def reference_systems(self, rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """The predictions of each registered reference system on ``rows``, by name: the
+        leaderboard scores them as it scores a submission, and shows them as ``reference`` lines."""
+        ...
 
     def score_upload(
         self,

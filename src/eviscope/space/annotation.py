@@ -25,9 +25,13 @@ not valid Unicode, or any line that would not read back (checked before the shee
 from __future__ import annotations
 
 import csv
+import hashlib
+import hmac
 import io
 import logging
+import os
 import re
+import secrets
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from pathlib import Path
@@ -44,7 +48,20 @@ from eviscope.core.stats import stable_hash
 from eviscope.space.safe import csv_cell, csv_value
 from eviscope.space.storage import LOCK_TIMEOUT_S, HubMirror, describe_failure, sweep, write_atomically
 
-__all__ = ["MAX_FIELD_CHARS", "AnnotationStore", "agreement", "flow", "own_agreement", "queue_order"]
+__all__ = [
+    "ID_KEY_VARIABLE",
+    "MAX_FIELD_CHARS",
+    "AnnotationStore",
+    "agreement",
+    "blind_id",
+    "flow",
+    "id_key",
+    "own_agreement",
+    "queue_order",
+]
+
+ID_KEY_VARIABLE = "EVISCOPE_SPACE_ANNOTATION_KEY"
+"""The secret that keys the ids an annotator sees (:func:`blind_id`); a random one per start if unset."""
 
 HUB_FOLDER = "annotations"
 """Where the sheets live in the results repo: ``annotations/<benchmark>/<annotator>.csv``."""
@@ -85,6 +102,30 @@ def _cell(value: Any) -> str:
 def queue_order(rows: Sequence[Row], seed: int = 0) -> list[Row]:
     """Candidates in a fixed shuffled order (``stable_hash``), so a quartet's rows are not adjacent."""
     return sorted(rows, key=lambda row: stable_hash(seed, row["id"]))
+
+
+def id_key() -> bytes:
+    """The key of :func:`blind_id`: ``$EVISCOPE_SPACE_ANNOTATION_KEY`` (set it as a Space secret so
+    that the ids an annotator sees survive a restart), else a random key for this process."""
+    configured = os.environ.get(ID_KEY_VARIABLE, "")
+    return configured.encode() if configured else secrets.token_bytes(32)
+
+
+def blind_id(key: bytes, annotator: str, row_id: str) -> str:
+    """The id ``annotator`` sees for row ``row_id``: a keyed hash (HMAC-SHA-256) of both, so that it
+    says nothing of the row (a row id such as ``q24-noisy`` names its variant), differs from one
+    annotator to the next, and cannot be computed from a guessed row id without the Space's key.
+    The Space maps it back by hashing the candidate rows' ids.
+
+    >>> blind_id(b"k", "alice", "q24-noisy") == blind_id(b"k", "alice", "q24-noisy")
+    True
+    >>> blind_id(b"k", "alice", "q24-noisy") != blind_id(b"k", "bob", "q24-noisy")
+    True
+    >>> "noisy" in blind_id(b"k", "alice", "q24-noisy")
+    False
+    """
+    digest = hmac.new(key, f"{annotator}\x1f{row_id}".encode(), hashlib.sha256).hexdigest()
+    return f"row-{digest[:12]}"
 
 
 def flow(benchmark: str) -> AnnotationFlow:

@@ -79,3 +79,11 @@ def browse_tab(page: Page) -> None:
         )
         b_table.select(on_select, b_table, b_id)
         b_id.change(do_show, [b_config, b_id], b_view, api_name="show")
+
+        def switch(config: str) -> tuple[str, str]:
+            """Another config chosen: its first row in the detail panel, not the last config's row
+            (set both, as the first rows of two configs may share an id)."""
+            row_id = page.rows_of(config)[0]["id"]
+            return row_id, do_show(config, row_id)
+
+        b_config.change(switch, b_config, [b_id, b_view], api_name=False)

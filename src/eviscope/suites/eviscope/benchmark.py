@@ -21,7 +21,7 @@ from rich.table import Table
 from eviscope.core.errors import os_error, plain
 from eviscope.core.fields import warn_user
 from eviscope.core.metrics import names
-from eviscope.core.plotting import OKABE_ITO, plot_title, png_metadata
+from eviscope.core.plotting import legend_below, plot_title, png_metadata, series_style
 from eviscope.core.registry import (
     DEFAULT_CONFIG,
     AnnotationField,
@@ -36,7 +36,7 @@ from eviscope.core.registry import (
     named_rows,
 )
 from eviscope.core.stats import cohen_kappa
-from eviscope.core.tables import format_value
+from eviscope.core.tables import format_value, round_value
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.error_export import failing_quartets, write_error_export
 from eviscope.suites.eviscope.fit import mismatch_warning
@@ -48,6 +48,7 @@ from eviscope.suites.eviscope.predictions import (
     load_predictions,
     read_predictions,
 )
+from eviscope.suites.eviscope.reported import REPORTED
 from eviscope.suites.eviscope.reports import report, write_reports
 from eviscope.suites.eviscope.rows import ACTIONS, VARIANTS
 from eviscope.suites.eviscope.scoring import (
@@ -184,7 +185,7 @@ def _tables(scores: Scores, usage_measured: bool) -> list[Table]:
     quartets = Table(title="quartet metrics", title_justify="left")
     for name in QUARTET_METRICS:
         quartets.add_column(QUARTET_ABBREVIATIONS[name], justify="right", no_wrap=True)
-    quartets.add_row(*(f"{scores.overall[name]:.3f}" for name in QUARTET_METRICS))
+    quartets.add_row(*(format_value(scores.overall[name]) for name in QUARTET_METRICS))
     note = "" if usage_measured else "; n/a: no prediction carries usage"
     table = Table(
         title=f"row metrics (— not defined on the variant{note})",
@@ -327,6 +328,14 @@ class EviScopeSpace:
     leaderboard_columns = tuple(header for _, header in HEADLINE)
     lower_is_better = ("false conflicts", "cost (USD)")
     annotation = EviScopeAnnotation()
+    reported = REPORTED
+    reference_command = "eviscope baseline --system {name}"
+
+    def reference_systems(self, rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """Every system of :data:`~eviscope.suites.eviscope.reference_systems.SYSTEMS`."""
+        from eviscope.suites.eviscope.reference_systems import SYSTEMS
+
+        return {name: system(rows) for name, system in SYSTEMS.items()}
 
     def score_upload(
         self,
@@ -371,21 +380,21 @@ class EviScopeSpace:
         """Joint success per variant, one group of bars per variant and one bar per system."""
         from matplotlib.figure import Figure
 
-        fig = Figure(figsize=(7, 3.6))
+        fig = Figure()
         ax = fig.subplots()
         width = 0.8 / max(len(records), 1)
         for i, record in enumerate(records):
             values = [record["result"]["per_variant"][v]["joint_success"] for v in VARIANTS]
             xs = [x + i * width for x in range(len(VARIANTS))]
-            ax.bar(xs, values, width, label=record["system"], color=OKABE_ITO[i % len(OKABE_ITO)])
+            color, _, hatch = series_style(i)
+            ax.bar(xs, values, width, label=record["system"], color=color, hatch=hatch, edgecolor="white")
         ax.set_xticks([x + width * (len(records) - 1) / 2 for x in range(len(VARIANTS))], VARIANTS)
         ax.set_ylim(0, 1.05)
         ax.set_ylabel("joint success")
         configs = sorted({record["config"] for record in records})
         title = plot_title("joint success per variant", f"{len(records)} systems", ", ".join(configs))
         ax.set_title(title)
-        if records:
-            ax.legend(fontsize=8, loc="upper right")
+        legend_below(fig, ax, width_inches=7, plot_inches=3.6)
         fig.tight_layout()
         fig.savefig(path, dpi=100, metadata=png_metadata(title))
         return path
@@ -409,14 +418,14 @@ class EviScopeSpace:
         return [
             {
                 "metric": QUARTET_ABBREVIATIONS[r.metric],
-                "A": round(r.a, 3),
-                "B": round(r.b_value, 3),
-                "A − B": round(r.difference, 3),
+                "A": round_value(r.a),
+                "B": round_value(r.b_value),
+                "A − B": round_value(r.difference),
                 "b (A only)": r.b,
                 "c (B only)": r.c,
                 "McNemar p": float(f"{r.p_value:.3g}"),
-                "95% CI low": round(r.ci_low, 3),
-                "95% CI high": round(r.ci_high, 3),
+                "95% CI low": round_value(r.ci_low),
+                "95% CI high": round_value(r.ci_high),
             }
             for r in compare(scores_of(record_a), scores_of(record_b))
         ]

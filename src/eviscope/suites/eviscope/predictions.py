@@ -280,7 +280,9 @@ def load_predictions(
         return join_predictions(source, preds, rows)
 
 
-def read_predictions(path: str | Path, source: str | None = None, warn: Warn | None = None) -> list[Prediction]:
+def read_predictions(
+    path: str | Path, source: str | None = None, warn: Warn | None = None
+) -> list[Prediction]:
     """The predictions of a JSONL file, validated, in file order, without the join to rows: the file
     is read once, line by line (a FIFO too); errors name ``source`` (default: the path). Once every
     line is valid, ``warn`` names each unknown field that is no near miss (see

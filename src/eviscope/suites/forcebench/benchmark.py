@@ -24,6 +24,7 @@ from eviscope.core.registry import (
     named_rows,
 )
 from eviscope.core.sources import Source
+from eviscope.core.tables import format_value
 from eviscope.suites.forcebench.annotation import (
     ANNOTATION_FIELDS,
     BOUNDARY_TYPES,
@@ -34,6 +35,7 @@ from eviscope.suites.forcebench.annotation import (
     disagreements,
 )
 from eviscope.suites.forcebench.prompts import PROMPT_NAMES
+from eviscope.suites.forcebench.reported import REPORTED
 from eviscope.suites.forcebench.rows import (
     AXES,
     CONFIG,
@@ -162,8 +164,8 @@ def write_results(results: dict[str, Any], out: Path, system: str | None, config
     return [path, *plots]
 
 
-def _fmt(value: float | None, digits: int = 3) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
+def _fmt(value: float | None) -> str:
+    return "–" if value is None else format_value(value)
 
 
 def _pooled(results: Mapping[str, Any]) -> str:
@@ -270,6 +272,14 @@ class ForceBenchSpace:
     )
     lower_is_better = ("MVR", "LPR")
     annotation = ForceBenchAnnotation()
+    reported = REPORTED
+    reference_command = "eviscope forcebench baselines (baseline/{name})"
+
+    def reference_systems(self, rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """Every deterministic evaluator of :data:`~eviscope.suites.forcebench.baselines.BASELINES`."""
+        from eviscope.suites.forcebench.baselines import BASELINES, baseline_predictions
+
+        return {name: baseline_predictions(rows, [name]) for name in BASELINES}
 
     def score_upload(
         self,
@@ -287,7 +297,7 @@ class ForceBenchSpace:
         return SpaceScore(result, [p.model_dump(exclude_none=True) for p in preds], warnings=notes)
 
     def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
-        from eviscope.core.tables import format_value, markdown_table
+        from eviscope.core.tables import markdown_table
         from eviscope.space.safe import markdown_text
         from eviscope.suites.forcebench.plots import axis_heatmap, mvr_fs_plane
 

@@ -25,6 +25,7 @@ from rich.table import Table
 
 from eviscope.commands import add_dataset_argument, add_json_argument, add_subcommand, console
 from eviscope.core.ranges import AT_LEAST_ONE, FINITE_POSITIVE
+from eviscope.core.tables import format_value
 from eviscope.ragonite.attribution import DEFAULT_EPS, DEFAULT_MIN_SAMPLES, DEFAULT_TEMPERATURE
 from eviscope.suites.eviscope.run_attribution import (
     EVALUATION_FILE,
@@ -116,7 +117,7 @@ def _table(report: dict[str, Any]) -> Table:
     for name in slices:
         table.add_column(f"{name} ({evaluation[name]['rows']} rows)", justify="right")
     for method in ("counterfactual", "naive"):
-        cells = [f"{evaluation[s][method]:.3f} ({evaluation[s][f'{method}_hits']})" for s in slices]
+        cells = [f"{format_value(evaluation[s][method])} ({evaluation[s][f'{method}_hits']})" for s in slices]
         table.add_row(method, *cells)
     mcnemar = [evaluation[s]["mcnemar"] for s in slices]
     table.add_row("McNemar b / c", *(f"{m['b']} / {m['c']}" for m in mcnemar), style="dim")

@@ -35,6 +35,11 @@ class ToySpace:
     leaderboard_columns = ("accuracy",)
     lower_is_better = ()
     annotation = None
+    reported = ()
+    reference_command = ""
+
+    def reference_systems(self, rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        return {}
 
     def score_upload(
         self,
