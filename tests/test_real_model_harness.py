@@ -33,7 +33,7 @@ from model_servers import serving
 from runner_fixtures import read_jsonl
 
 from eviscope.harness import inspect_task_files
-from eviscope.runner.model_files import gguf_to_folder, packaged_gguf
+from eviscope.runner.model_files import converted_folder, packaged_gguf
 from eviscope.suites.eviscope import harness as eviscope_harness
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.rows import ACTIONS
@@ -81,7 +81,7 @@ def smollm2_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pytest.importorskip(
         "xgrammar", reason="xgrammar is not installed (constrained decoding on CPU): pip install -e '.[cpu]'"
     )
-    return gguf_to_folder(GGUF, tmp_path_factory.mktemp("smollm2"))
+    return converted_folder(GGUF)[0]  # the suite's model cache: converted once for every test
 
 
 def _check_replies(log: Path, built_dataset: Path, tmp: Path, capsys: pytest.CaptureFixture[str]) -> int:
