@@ -42,13 +42,16 @@ from eviscope.builders.eviscope.conflict_lints import (
     lint_no_conflict_cue,
 )
 from eviscope.builders.eviscope.date_forms import date_alternatives, date_mentions, parse_date
-from eviscope.builders.eviscope.windows import _gap, window_problem
+from eviscope.builders.eviscope.windows import _gap, conflict_window, window_problem
 from eviscope.core.normalize import contains
 from eviscope.core.sentences import sentence_spans
 from eviscope.suites.eviscope.leaks import leak
 from eviscope.suites.eviscope.squad_source import Squad
 
 _YEAR = re.compile(r"(?<![\w.,$£€–—/-])(1\d{3}|20[01]\d)(?![\w%]|\s*[–—-]\s*\d|[,.]\d)")
+GAP_TOLERANCE = 0.01
+"""How far a copy's length gap may fall from the conflict window's before other edits are tried for a
+nearer one."""
 _NUMBER = re.compile(r"(?<![\w.,$£€–—/-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\s*[–—-]\s*\d|[,.]\d)")
 
 
@@ -101,6 +104,10 @@ class NearDuplicates:
     related_copy: str
     """A window of the related passage with a question-irrelevant edit, shown beside it."""
     related_edit: Edit
+    window: tuple[str, str]
+    """The conflict passage and the same window of the support: the candidate's
+    (:attr:`~eviscope.builders.eviscope.candidates.Candidate.window`), or, where the support's copy
+    cannot be cut to its length gap, a window cut again to the copy's."""
 
 
 def _values(text: str, kind: str) -> list[tuple[int, str]]:
@@ -153,7 +160,7 @@ def _options(text: str, kind: str, start: int, old: str, rng: random.Random) -> 
 def _windows(text: str, hold: list[int], length: int, gap: float) -> list[tuple[int, int]]:
     """``(start, end)`` of the runs of whole sentences of ``text`` that hold every offset of ``hold``,
     stand alone (:func:`~eviscope.builders.eviscope.windows.window_problem`) and hold no conflict cue,
-    the nearest ``gap`` shorter than ``length`` first; the whole text last."""
+    the nearest ``gap`` shorter than ``length`` first; the whole text last, or first where ``gap`` is 0."""
     spans = sentence_spans(text)
     inside = [next(i for i, (s, e) in enumerate(spans) if s <= at < e) for at in hold]
     options = []
@@ -165,7 +172,9 @@ def _windows(text: str, hold: list[int], length: int, gap: float) -> list[tuple[
             if not conflict_cues_in(text[start:end]):
                 options.append((abs(_gap(length, end - start) - gap), start, end))
     whole = [(0, len(text))] if not conflict_cues_in(text) else []
-    return [(s, e) for _, s, e in sorted(options)] + whole
+    # As a conflict window is the whole passage only where no shorter one stands alone (gap 0).
+    ordered = [(s, e) for _, s, e in sorted(options)]
+    return whole + ordered if gap == 0 else ordered + whole
 
 
 def irrelevant_copy(
@@ -193,6 +202,7 @@ def irrelevant_copy(
     if avoid is not None:
         own = next((s, e) for s, e in sentence_spans(text) if s <= avoid[0] < e)
         values.sort(key=lambda item: (not own[0] <= item[0] < own[1], abs(item[0] - avoid[0])))
+    best: tuple[float, str, Edit] | None = None
     for start, old in values:
         for new in _options(text, candidate.type, start, old, rng):
             if any(contains(new, a) or contains(a, new) for a in candidate.aliases):
@@ -209,8 +219,13 @@ def irrelevant_copy(
                     continue
                 if avoid is None and leak(question, list(candidate.aliases), window, True):
                     continue
-                return window, Edit(start, old, new)
-    return None
+                miss = abs(_gap(len(text), len(window)) - gap)
+                if best is None or miss < best[0]:
+                    best = (miss, window, Edit(start, old, new))
+                break  # the windows come nearest the gap first: this edit has no nearer one
+            if best is not None and best[0] <= GAP_TOLERANCE:
+                return best[1], best[2]
+    return None if best is None else (best[1], best[2])
 
 
 def near_duplicates(
@@ -233,6 +248,17 @@ def near_duplicates(
     found = irrelevant_copy(checker, answer.paragraph, support, candidate, avoid, signature, gap, rules, rng)
     if found is None:
         return None
+    shown = candidate.window
+    copied = _gap(len(support), len(found[0]))
+    if abs(copied - gap) > GAP_TOLERANCE:
+        # The support's copy is the most bound (it holds the answer's sentence and the edited value):
+        # where it cannot reach the window's gap, the window is cut again to the copy's, so that the
+        # noisy and the conflicting rows' pairs differ in length alike.
+        recut = conflict_window(squad, candidate, copied)
+        if recut is not None and diff_kinds(recut[1], recut[0]) == signature:
+            regap = _gap(len(support), len(recut[0]))
+            if abs(regap - copied) < abs(gap - copied):
+                shown, gap = recut, regap
     pool = list(candidate.related_pool)
     runs: list[tuple[int, int]] = []
     for i in pool:
@@ -241,9 +267,16 @@ def near_duplicates(
         stands = [end for k, (_, end) in enumerate(spans) if window_problem(context, spans, 0, k) is None]
         if stands:
             runs.append((i, min(stands, key=lambda end: abs(end - len(support)))))
-    for i, end in sorted(runs, key=lambda run: (abs(run[1] - len(support)), pool.index(run[0]))):
+    best: tuple[float, tuple[int, int], tuple[str, Edit]] | None = None
+    for i, end in sorted(runs, key=lambda run: (_gap(len(support), run[1]), pool.index(run[0]))):
+        if best is not None and _gap(len(support), end) > best[0]:
+            break  # the runs come nearest the support's length first: none later can do better
         text = squad.paragraphs[i].context[:end]
         copy = irrelevant_copy(checker, i, text, candidate, None, signature, gap, rules, rng)
         if copy is not None:
-            return NearDuplicates(*found, (i, end), *copy)
-    return None
+            miss = _gap(len(support), end) + abs(_gap(end, len(copy[0])) - gap)
+            if best is None or miss < best[0]:
+                best = (miss, (i, end), copy)
+    if best is None:
+        return None
+    return NearDuplicates(*found, best[1], *best[2], shown)

@@ -174,8 +174,9 @@ def conflict_window(squad: Squad, candidate: Candidate, gap: float) -> tuple[str
             if (first, last) != (0, len(spans) - 1) and window_problem(text, spans, first, last) is None:
                 length = spans[last][1] - spans[first][0]
                 options.append((abs(_gap(len(support), length) - gap), first, last))
-    # Where no shorter window stands alone, the whole passage.
-    for _, first, last in [*sorted(options), (0.0, 0, len(spans) - 1)]:
+    # Where no shorter window stands alone, the whole passage; first where the gap asked is 0.
+    whole = [(0.0, 0, len(spans) - 1)]
+    for _, first, last in whole + sorted(options) if gap == 0 else [*sorted(options), *whole]:
         start, end = spans[first][0], spans[last][1]
         window = text[start:end]
         original = text[start:at] + old + text[at + len(new) : end]
