@@ -42,7 +42,7 @@ from eviscope.builders.eviscope.conflict_lints import (
     lint_no_conflict_cue,
 )
 from eviscope.builders.eviscope.date_forms import date_alternatives, date_mentions, parse_date
-from eviscope.builders.eviscope.windows import _gap, conflict_window, window_problem
+from eviscope.builders.eviscope.windows import WHOLE_GAP, _gap, conflict_window, window_problem
 from eviscope.core.normalize import contains
 from eviscope.core.sentences import sentence_spans
 from eviscope.suites.eviscope.leaks import leak
@@ -160,7 +160,8 @@ def _options(text: str, kind: str, start: int, old: str, rng: random.Random) -> 
 def _windows(text: str, hold: list[int], length: int, gap: float) -> list[tuple[int, int]]:
     """``(start, end)`` of the runs of whole sentences of ``text`` that hold every offset of ``hold``,
     stand alone (:func:`~eviscope.builders.eviscope.windows.window_problem`) and hold no conflict cue,
-    the nearest ``gap`` shorter than ``length`` first; the whole text last, or first where ``gap`` is 0."""
+    the nearest ``gap`` shorter than ``length`` first; the whole text last, or first where ``gap`` is a
+    whole text's (:data:`~eviscope.builders.eviscope.windows.WHOLE_GAP`)."""
     spans = sentence_spans(text)
     inside = [next(i for i, (s, e) in enumerate(spans) if s <= at < e) for at in hold]
     options = []
@@ -172,9 +173,9 @@ def _windows(text: str, hold: list[int], length: int, gap: float) -> list[tuple[
             if not conflict_cues_in(text[start:end]):
                 options.append((abs(_gap(length, end - start) - gap), start, end))
     whole = [(0, len(text))] if not conflict_cues_in(text) else []
-    # As a conflict window is the whole passage only where no shorter one stands alone (gap 0).
+    # As a conflict window is the whole passage only where no shorter one stands alone.
     ordered = [(s, e) for _, s, e in sorted(options)]
-    return whole + ordered if gap == 0 else ordered + whole
+    return whole + ordered if gap <= WHOLE_GAP else ordered + whole
 
 
 def irrelevant_copy(
@@ -228,37 +229,53 @@ def irrelevant_copy(
     return None if best is None else (best[1], best[2])
 
 
-def near_duplicates(
-    squad: Squad, checker: Believability, candidate: Candidate, rules: frozenset[str], seed: int
-) -> NearDuplicates | None:
-    """The copies of :class:`NearDuplicates` for a candidate with a conflict window, or ``None``: the
-    support's, and a related passage's (of :attr:`~eviscope.builders.eviscope.candidates.Candidate.related_pool`:
-    the run of first sentences that stands alone nearest the support's length, of the first paragraph
-    that has a copy), each cut to the conflict window's length gap and differing in tokens of the kinds
-    the conflict window differs in."""
-    if candidate.window is None:
-        return None
+def _support_side(
+    squad: Squad,
+    checker: Believability,
+    candidate: Candidate,
+    rules: frozenset[str],
+    gap: float,
+    rng: random.Random,
+) -> tuple[tuple[str, Edit], tuple[str, str]] | None:
+    """The support's copy nearest ``gap``, and the conflict window: the candidate's, or, where the copy
+    cannot reach its gap, one cut again to the copy's (the copy is the most bound: it holds the
+    answer's sentence and the edited value)."""
+    assert candidate.window is not None
     window, original = candidate.window
     signature = diff_kinds(original, window)
     answer = answer_of(squad, candidate)
     support = squad.paragraphs[answer.paragraph].context
-    gap = _gap(len(support), len(window))
-    rng = random.Random(f"{seed}:{candidate.question.id}:near-duplicates")
     avoid = (answer.start, answer.start + len(answer.core))
     found = irrelevant_copy(checker, answer.paragraph, support, candidate, avoid, signature, gap, rules, rng)
     if found is None:
         return None
     shown = candidate.window
+    shown_gap = _gap(len(support), len(window))
     copied = _gap(len(support), len(found[0]))
-    if abs(copied - gap) > GAP_TOLERANCE:
-        # The support's copy is the most bound (it holds the answer's sentence and the edited value):
-        # where it cannot reach the window's gap, the window is cut again to the copy's, so that the
-        # noisy and the conflicting rows' pairs differ in length alike.
+    if abs(copied - shown_gap) > GAP_TOLERANCE:
         recut = conflict_window(squad, candidate, copied)
-        if recut is not None and diff_kinds(recut[1], recut[0]) == signature:
-            regap = _gap(len(support), len(recut[0]))
-            if abs(regap - copied) < abs(gap - copied):
-                shown, gap = recut, regap
+        if (
+            recut is not None
+            and diff_kinds(recut[1], recut[0]) == signature
+            and abs(_gap(len(support), len(recut[0])) - copied) < abs(shown_gap - copied)
+        ):
+            shown = recut
+    return found, shown
+
+
+def _related_side(
+    squad: Squad,
+    checker: Believability,
+    candidate: Candidate,
+    rules: frozenset[str],
+    signature: tuple[tuple[str, ...], tuple[str, ...]],
+    length: int,
+    gap: float,
+    rng: random.Random,
+) -> tuple[tuple[int, int], tuple[str, Edit]] | None:
+    """A related passage (a paragraph and the end of its first sentences) and its copy: of the runs of
+    first sentences that stand alone, the one nearest ``length`` of each paragraph of the pool, and the
+    run and copy that together come nearest ``length`` and ``gap``."""
     pool = list(candidate.related_pool)
     runs: list[tuple[int, int]] = []
     for i in pool:
@@ -266,17 +283,53 @@ def near_duplicates(
         spans = sentence_spans(context)
         stands = [end for k, (_, end) in enumerate(spans) if window_problem(context, spans, 0, k) is None]
         if stands:
-            runs.append((i, min(stands, key=lambda end: abs(end - len(support)))))
+            runs.append((i, min(stands, key=lambda end: abs(end - length))))
     best: tuple[float, tuple[int, int], tuple[str, Edit]] | None = None
-    for i, end in sorted(runs, key=lambda run: (_gap(len(support), run[1]), pool.index(run[0]))):
-        if best is not None and _gap(len(support), end) > best[0]:
+    for i, end in sorted(runs, key=lambda run: (_gap(length, run[1]), pool.index(run[0]))):
+        if best is not None and _gap(length, end) > best[0]:
             break  # the runs come nearest the support's length first: none later can do better
         text = squad.paragraphs[i].context[:end]
         copy = irrelevant_copy(checker, i, text, candidate, None, signature, gap, rules, rng)
         if copy is not None:
-            miss = _gap(len(support), end) + abs(_gap(end, len(copy[0])) - gap)
+            miss = _gap(length, end) + abs(_gap(end, len(copy[0])) - gap)
             if best is None or miss < best[0]:
                 best = (miss, (i, end), copy)
-    if best is None:
+    return None if best is None else (best[1], best[2])
+
+
+def near_duplicates(
+    squad: Squad, checker: Believability, candidate: Candidate, rules: frozenset[str], seed: int
+) -> NearDuplicates | None:
+    """The copies of :class:`NearDuplicates` for a candidate with a conflict window, or ``None``: the
+    support's (:func:`_support_side`), and a related passage's (:func:`_related_side`, of
+    :attr:`~eviscope.builders.eviscope.candidates.Candidate.related_pool`), each cut to the conflict
+    window's length gap and differing in tokens of the kinds the conflict window differs in. Where the
+    related copy cannot reach that gap, the support's copy and the window are cut again to the related
+    copy's, if the three pairs then differ in length less: so that the pairs of the three rows differ
+    in length alike, whatever the source's paragraphs."""
+    if candidate.window is None:
         return None
-    return NearDuplicates(*found, best[1], *best[2], shown)
+    signature = diff_kinds(candidate.window[1], candidate.window[0])
+    support = len(squad.paragraphs[candidate.question.paragraph].context)
+    rng = random.Random(f"{seed}:{candidate.question.id}:near-duplicates")
+    side = _support_side(squad, checker, candidate, rules, _gap(support, len(candidate.window[0])), rng)
+    if side is None:
+        return None
+    found, shown = side
+    gap = _gap(support, len(shown[0]))
+    related = _related_side(squad, checker, candidate, rules, signature, support, gap, rng)
+    if related is None:
+        return None
+
+    def spread(copy: str, window: str, run: tuple[int, int], related_copy: str) -> float:
+        pair_gap = _gap(support, len(window))
+        return max(abs(_gap(support, len(copy)) - pair_gap), abs(_gap(run[1], len(related_copy)) - pair_gap))
+
+    reached = _gap(related[0][1], len(related[1][0]))
+    if abs(reached - gap) > GAP_TOLERANCE:
+        again = _support_side(squad, checker, candidate, rules, reached, rng)
+        if again is not None and spread(again[0][0], again[1][0], related[0], related[1][0]) < spread(
+            found[0], shown[0], related[0], related[1][0]
+        ):
+            found, shown = again
+    return NearDuplicates(*found, related[0], *related[1], shown)
