@@ -273,17 +273,16 @@ def _related_side(
     gap: float,
     rng: random.Random,
 ) -> tuple[tuple[int, int], tuple[str, Edit]] | None:
-    """A related passage (a paragraph and the end of its first sentences) and its copy: of the runs of
-    first sentences that stand alone, the one nearest ``length`` of each paragraph of the pool, and the
-    run and copy that together come nearest ``length`` and ``gap``."""
+    """A related passage (a paragraph of the pool and the end of its first sentences) and its copy: of
+    the runs of first sentences that stand alone, the run and copy that together come nearest
+    ``length`` and ``gap``."""
     pool = list(candidate.related_pool)
     runs: list[tuple[int, int]] = []
     for i in pool:
         context = squad.paragraphs[i].context
         spans = sentence_spans(context)
         stands = [end for k, (_, end) in enumerate(spans) if window_problem(context, spans, 0, k) is None]
-        if stands:
-            runs.append((i, min(stands, key=lambda end: abs(end - length))))
+        runs += [(i, end) for end in stands]
     best: tuple[float, tuple[int, int], tuple[str, Edit]] | None = None
     for i, end in sorted(runs, key=lambda run: (_gap(length, run[1]), pool.index(run[0]))):
         if best is not None and _gap(length, end) > best[0]:
