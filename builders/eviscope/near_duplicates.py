@@ -42,11 +42,12 @@ from eviscope.builders.eviscope.conflict_lints import (
     lint_no_conflict_cue,
 )
 from eviscope.builders.eviscope.date_forms import date_alternatives, date_mentions, parse_date
-from eviscope.builders.eviscope.windows import WHOLE_GAP, _gap, conflict_window, window_problem
-from eviscope.core.normalize import contains
+from eviscope.builders.eviscope.windows import GAP_RANGE, WHOLE_GAP, _gap, conflict_window, window_problem
+from eviscope.core.normalize import contains, tokens
 from eviscope.core.sentences import sentence_spans
 from eviscope.suites.eviscope.leaks import leak
 from eviscope.suites.eviscope.squad_source import Squad
+from eviscope.suites.eviscope.surface import differing_tokens
 
 _YEAR = re.compile(r"(?<![\w.,$£€–—/-])(1\d{3}|20[01]\d)(?![\w%]|\s*[–—-]\s*\d|[,.]\d)")
 GAP_TOLERANCE = 0.01
@@ -218,6 +219,9 @@ def irrelevant_copy(
                 lints = (lint_grammatical_substitution, lint_no_conflict_cue, lint_no_compatible_bound)
                 if not all(lint(case).ok for lint in lints) or diff_kinds(original, window) != signature:
                     continue
+                read = sorted(differing_tokens(tokens(window), tokens(text)))
+                if read != sorted(differing_tokens(tokens(window), tokens(original))):
+                    continue  # an alignment of the words reads more than the edit (a repeated opener)
                 if avoid is None and leak(question, list(candidate.aliases), window, True):
                     continue
                 miss = abs(_gap(len(text), len(window)) - gap)
@@ -252,7 +256,7 @@ def _support_side(
     shown = candidate.window
     shown_gap = _gap(len(support), len(window))
     copied = _gap(len(support), len(found[0]))
-    if abs(copied - shown_gap) > GAP_TOLERANCE:
+    if abs(copied - shown_gap) > GAP_TOLERANCE and copied <= GAP_RANGE[1]:
         recut = conflict_window(squad, candidate, copied)
         if (
             recut is not None
@@ -325,7 +329,7 @@ def near_duplicates(
         return max(abs(_gap(support, len(copy)) - pair_gap), abs(_gap(run[1], len(related_copy)) - pair_gap))
 
     reached = _gap(related[0][1], len(related[1][0]))
-    if abs(reached - gap) > GAP_TOLERANCE:
+    if abs(reached - gap) > GAP_TOLERANCE and reached <= GAP_RANGE[1]:
         again = _support_side(squad, checker, candidate, rules, reached, rng)
         if again is not None and spread(again[0][0], again[1][0], related[0], related[1][0]) < spread(
             found[0], shown[0], related[0], related[1][0]
