@@ -47,12 +47,14 @@ from eviscope.core.normalize import contains, tokens
 from eviscope.core.sentences import sentence_spans
 from eviscope.suites.eviscope.leaks import leak
 from eviscope.suites.eviscope.squad_source import Squad
-from eviscope.suites.eviscope.surface import differing_tokens
+from eviscope.suites.eviscope.surface import containment, differing_tokens
 
 _YEAR = re.compile(r"(?<![\w.,$£€–—/-])(1\d{3}|20[01]\d)(?![\w%]|\s*[–—-]\s*\d|[,.]\d)")
 GAP_TOLERANCE = 0.01
 """How far a copy's length gap may fall from the conflict window's before other edits are tried for a
 nearer one."""
+LEAST_SHARE = 0.85
+"""Least share of its distinct words that a conflict window or a copy shares with its passage."""
 _NUMBER = re.compile(r"(?<![\w.,$£€–—/-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\s*[–—-]\s*\d|[,.]\d)")
 
 
@@ -219,6 +221,8 @@ def irrelevant_copy(
                 lints = (lint_grammatical_substitution, lint_no_conflict_cue, lint_no_compatible_bound)
                 if not all(lint(case).ok for lint in lints) or diff_kinds(original, window) != signature:
                     continue
+                if len(signature[0]) != 1 or len(signature[1]) != 1:
+                    continue  # a copy changes one token, as a conflict edit of one value does
                 read = sorted(differing_tokens(tokens(window), tokens(text)))
                 if read != sorted(differing_tokens(tokens(window), tokens(original))):
                     continue  # an alignment of the words reads more than the edit (a repeated opener)
@@ -335,4 +339,8 @@ def near_duplicates(
             found[0], shown[0], related[0], related[1][0]
         ):
             found, shown = again
+    pairs = [(shown[0], shown[1]), (found[0], squad.paragraphs[candidate.question.paragraph].context)]
+    pairs.append((related[1][0], squad.paragraphs[related[0][0]].context[: related[0][1]]))
+    if any(containment(tokens(copy), tokens(text)) < LEAST_SHARE for copy, text in pairs):
+        return None  # a short window shares too few words with its passage to read as a near-duplicate
     return NearDuplicates(*found, related[0], *related[1], shown)
