@@ -329,3 +329,18 @@ def test_every_window_of_xl_stands_alone(configs, squad_path: Path) -> None:
                     assert window_problem(context, spans, first, len(spans) - 1) is None, row["id"]
                     checked += 1
     assert checked > 0
+
+
+def test_xl_same_article_pairs_differ_in_length_alike_in_every_variant(configs) -> None:
+    # Issue 32: the related passage and its copy were cut less near the conflict window's gap than the
+    # support's copy (new sources, shorter related paragraphs), so the gap between the two same-article
+    # documents told an insufficient row from the others (the evidence-blind audit's length-gaps).
+    from eviscope.suites.eviscope.shortcuts import _length_gaps
+
+    gaps: dict[str, list[float]] = {}
+    for row in configs["eviscope-xl"]:
+        if row["variant"] != "sufficient":
+            gaps.setdefault(row["variant"], []).append(_length_gaps(row, 3)[1])
+    mean = {variant: float(np.mean(found)) for variant, found in gaps.items()}
+    for variant in ("noisy", "insufficient"):
+        assert abs(mean[variant] - mean["conflicting"]) <= 0.02, mean

@@ -201,14 +201,14 @@ def build_eviscope(
         key = (config.params, config.legacy_conflicts, config.moves, config.rules, config.sources)
         own = [c for source in config.sources for c in found[source].pools[(config.moves, config.rules)]]
         if config.params.balanced:
-            own = [
-                replace(
-                    c,
-                    near_duplicates=near_duplicates(
-                        squads[c.question.source], checkers[c.question.source], c, config.rules, seed
-                    ),
-                )
+            copies = [
+                near_duplicates(squads[c.question.source], checkers[c.question.source], c, config.rules, seed)
                 for c in own
+            ]
+            # The conflict window as the copies cut it (to their common length gap).
+            own = [
+                replace(c, near_duplicates=d, window=c.window if d is None else d.window)
+                for c, d in zip(own, copies, strict=True)
             ]
         if key not in drawn:
             # The legacy construction (v1) draws as before the rules of believability existed.

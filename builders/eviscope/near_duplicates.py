@@ -42,13 +42,19 @@ from eviscope.builders.eviscope.conflict_lints import (
     lint_no_conflict_cue,
 )
 from eviscope.builders.eviscope.date_forms import date_alternatives, date_mentions, parse_date
-from eviscope.builders.eviscope.windows import _gap, window_problem
-from eviscope.core.normalize import contains
+from eviscope.builders.eviscope.windows import GAP_RANGE, WHOLE_GAP, _gap, conflict_window, window_problem
+from eviscope.core.normalize import contains, tokens
 from eviscope.core.sentences import sentence_spans
 from eviscope.suites.eviscope.leaks import leak
 from eviscope.suites.eviscope.squad_source import Squad
+from eviscope.suites.eviscope.surface import containment, differing_tokens
 
 _YEAR = re.compile(r"(?<![\w.,$£€–—/-])(1\d{3}|20[01]\d)(?![\w%]|\s*[–—-]\s*\d|[,.]\d)")
+GAP_TOLERANCE = 0.01
+"""How far a copy's length gap may fall from the conflict window's before other edits are tried for a
+nearer one."""
+LEAST_SHARE = 0.85
+"""Least share of its distinct words that a conflict window or a copy shares with its passage."""
 _NUMBER = re.compile(r"(?<![\w.,$£€–—/-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\s*[–—-]\s*\d|[,.]\d)")
 
 
@@ -101,6 +107,10 @@ class NearDuplicates:
     related_copy: str
     """A window of the related passage with a question-irrelevant edit, shown beside it."""
     related_edit: Edit
+    window: tuple[str, str]
+    """The conflict passage and the same window of the support: the candidate's
+    (:attr:`~eviscope.builders.eviscope.candidates.Candidate.window`), or, where the support's copy
+    cannot be cut to its length gap, a window cut again to the copy's."""
 
 
 def _values(text: str, kind: str) -> list[tuple[int, str]]:
@@ -153,7 +163,8 @@ def _options(text: str, kind: str, start: int, old: str, rng: random.Random) -> 
 def _windows(text: str, hold: list[int], length: int, gap: float) -> list[tuple[int, int]]:
     """``(start, end)`` of the runs of whole sentences of ``text`` that hold every offset of ``hold``,
     stand alone (:func:`~eviscope.builders.eviscope.windows.window_problem`) and hold no conflict cue,
-    the nearest ``gap`` shorter than ``length`` first; the whole text last."""
+    the nearest ``gap`` shorter than ``length`` first; the whole text last, or first where ``gap`` is a
+    whole text's (:data:`~eviscope.builders.eviscope.windows.WHOLE_GAP`)."""
     spans = sentence_spans(text)
     inside = [next(i for i, (s, e) in enumerate(spans) if s <= at < e) for at in hold]
     options = []
@@ -165,7 +176,9 @@ def _windows(text: str, hold: list[int], length: int, gap: float) -> list[tuple[
             if not conflict_cues_in(text[start:end]):
                 options.append((abs(_gap(length, end - start) - gap), start, end))
     whole = [(0, len(text))] if not conflict_cues_in(text) else []
-    return [(s, e) for _, s, e in sorted(options)] + whole
+    # As a conflict window is the whole passage only where no shorter one stands alone.
+    ordered = [(s, e) for _, s, e in sorted(options)]
+    return whole + ordered if gap <= WHOLE_GAP else ordered + whole
 
 
 def irrelevant_copy(
@@ -193,6 +206,7 @@ def irrelevant_copy(
     if avoid is not None:
         own = next((s, e) for s, e in sentence_spans(text) if s <= avoid[0] < e)
         values.sort(key=lambda item: (not own[0] <= item[0] < own[1], abs(item[0] - avoid[0])))
+    best: tuple[float, str, Edit] | None = None
     for start, old in values:
         for new in _options(text, candidate.type, start, old, rng):
             if any(contains(new, a) or contains(a, new) for a in candidate.aliases):
@@ -207,43 +221,126 @@ def irrelevant_copy(
                 lints = (lint_grammatical_substitution, lint_no_conflict_cue, lint_no_compatible_bound)
                 if not all(lint(case).ok for lint in lints) or diff_kinds(original, window) != signature:
                     continue
+                if len(signature[0]) != 1 or len(signature[1]) != 1:
+                    continue  # a copy changes one token, as a conflict edit of one value does
+                read = sorted(differing_tokens(tokens(window), tokens(text)))
+                if read != sorted(differing_tokens(tokens(window), tokens(original))):
+                    continue  # an alignment of the words reads more than the edit (a repeated opener)
                 if avoid is None and leak(question, list(candidate.aliases), window, True):
                     continue
-                return window, Edit(start, old, new)
-    return None
+                miss = abs(_gap(len(text), len(window)) - gap)
+                if best is None or miss < best[0]:
+                    best = (miss, window, Edit(start, old, new))
+                break  # the windows come nearest the gap first: this edit has no nearer one
+            if best is not None and best[0] <= GAP_TOLERANCE:
+                return best[1], best[2]
+    return None if best is None else (best[1], best[2])
 
 
-def near_duplicates(
-    squad: Squad, checker: Believability, candidate: Candidate, rules: frozenset[str], seed: int
-) -> NearDuplicates | None:
-    """The copies of :class:`NearDuplicates` for a candidate with a conflict window, or ``None``: the
-    support's, and a related passage's (of :attr:`~eviscope.builders.eviscope.candidates.Candidate.related_pool`:
-    the run of first sentences that stands alone nearest the support's length, of the first paragraph
-    that has a copy), each cut to the conflict window's length gap and differing in tokens of the kinds
-    the conflict window differs in."""
-    if candidate.window is None:
-        return None
+def _support_side(
+    squad: Squad,
+    checker: Believability,
+    candidate: Candidate,
+    rules: frozenset[str],
+    gap: float,
+    rng: random.Random,
+) -> tuple[tuple[str, Edit], tuple[str, str]] | None:
+    """The support's copy nearest ``gap``, and the conflict window: the candidate's, or, where the copy
+    cannot reach its gap, one cut again to the copy's (the copy is the most bound: it holds the
+    answer's sentence and the edited value)."""
+    assert candidate.window is not None
     window, original = candidate.window
     signature = diff_kinds(original, window)
     answer = answer_of(squad, candidate)
     support = squad.paragraphs[answer.paragraph].context
-    gap = _gap(len(support), len(window))
-    rng = random.Random(f"{seed}:{candidate.question.id}:near-duplicates")
     avoid = (answer.start, answer.start + len(answer.core))
     found = irrelevant_copy(checker, answer.paragraph, support, candidate, avoid, signature, gap, rules, rng)
     if found is None:
         return None
+    shown = candidate.window
+    shown_gap = _gap(len(support), len(window))
+    copied = _gap(len(support), len(found[0]))
+    if abs(copied - shown_gap) > GAP_TOLERANCE and copied <= GAP_RANGE[1]:
+        recut = conflict_window(squad, candidate, copied)
+        if (
+            recut is not None
+            and diff_kinds(recut[1], recut[0]) == signature
+            and abs(_gap(len(support), len(recut[0])) - copied) < abs(shown_gap - copied)
+        ):
+            shown = recut
+    return found, shown
+
+
+def _related_side(
+    squad: Squad,
+    checker: Believability,
+    candidate: Candidate,
+    rules: frozenset[str],
+    signature: tuple[tuple[str, ...], tuple[str, ...]],
+    length: int,
+    gap: float,
+    rng: random.Random,
+) -> tuple[tuple[int, int], tuple[str, Edit]] | None:
+    """A related passage (a paragraph of the pool and the end of its first sentences) and its copy: of
+    the runs of first sentences that stand alone, the run and copy that together come nearest
+    ``length`` and ``gap``."""
     pool = list(candidate.related_pool)
     runs: list[tuple[int, int]] = []
     for i in pool:
         context = squad.paragraphs[i].context
         spans = sentence_spans(context)
         stands = [end for k, (_, end) in enumerate(spans) if window_problem(context, spans, 0, k) is None]
-        if stands:
-            runs.append((i, min(stands, key=lambda end: abs(end - len(support)))))
-    for i, end in sorted(runs, key=lambda run: (abs(run[1] - len(support)), pool.index(run[0]))):
+        runs += [(i, end) for end in stands]
+    best: tuple[float, tuple[int, int], tuple[str, Edit]] | None = None
+    for i, end in sorted(runs, key=lambda run: (_gap(length, run[1]), pool.index(run[0]))):
+        if best is not None and _gap(length, end) > best[0]:
+            break  # the runs come nearest the support's length first: none later can do better
         text = squad.paragraphs[i].context[:end]
         copy = irrelevant_copy(checker, i, text, candidate, None, signature, gap, rules, rng)
         if copy is not None:
-            return NearDuplicates(*found, (i, end), *copy)
-    return None
+            miss = _gap(length, end) + abs(_gap(end, len(copy[0])) - gap)
+            if best is None or miss < best[0]:
+                best = (miss, (i, end), copy)
+    return None if best is None else (best[1], best[2])
+
+
+def near_duplicates(
+    squad: Squad, checker: Believability, candidate: Candidate, rules: frozenset[str], seed: int
+) -> NearDuplicates | None:
+    """The copies of :class:`NearDuplicates` for a candidate with a conflict window, or ``None``: the
+    support's (:func:`_support_side`), and a related passage's (:func:`_related_side`, of
+    :attr:`~eviscope.builders.eviscope.candidates.Candidate.related_pool`), each cut to the conflict
+    window's length gap and differing in tokens of the kinds the conflict window differs in. Where the
+    related copy cannot reach that gap, the support's copy and the window are cut again to the related
+    copy's, if the three pairs then differ in length less: so that the pairs of the three rows differ
+    in length alike, whatever the source's paragraphs."""
+    if candidate.window is None:
+        return None
+    signature = diff_kinds(candidate.window[1], candidate.window[0])
+    support = len(squad.paragraphs[candidate.question.paragraph].context)
+    rng = random.Random(f"{seed}:{candidate.question.id}:near-duplicates")
+    side = _support_side(squad, checker, candidate, rules, _gap(support, len(candidate.window[0])), rng)
+    if side is None:
+        return None
+    found, shown = side
+    gap = _gap(support, len(shown[0]))
+    related = _related_side(squad, checker, candidate, rules, signature, support, gap, rng)
+    if related is None:
+        return None
+
+    def spread(copy: str, window: str, run: tuple[int, int], related_copy: str) -> float:
+        pair_gap = _gap(support, len(window))
+        return max(abs(_gap(support, len(copy)) - pair_gap), abs(_gap(run[1], len(related_copy)) - pair_gap))
+
+    reached = _gap(related[0][1], len(related[1][0]))
+    if abs(reached - gap) > GAP_TOLERANCE and reached <= GAP_RANGE[1]:
+        again = _support_side(squad, checker, candidate, rules, reached, rng)
+        if again is not None and spread(again[0][0], again[1][0], related[0], related[1][0]) < spread(
+            found[0], shown[0], related[0], related[1][0]
+        ):
+            found, shown = again
+    pairs = [(shown[0], shown[1]), (found[0], squad.paragraphs[candidate.question.paragraph].context)]
+    pairs.append((related[1][0], squad.paragraphs[related[0][0]].context[: related[0][1]]))
+    if any(containment(tokens(copy), tokens(text)) < LEAST_SHARE for copy, text in pairs):
+        return None  # a short window shares too few words with its passage to read as a near-duplicate
+    return NearDuplicates(*found, related[0], *related[1], shown)

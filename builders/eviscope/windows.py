@@ -122,6 +122,11 @@ GAP_RANGE = (0.05, 0.35)
 a sentence shorter than its passage, so the range starts well above 0)."""
 
 
+WHOLE_GAP = 0.01
+"""A length gap at most this small is a whole passage's (its edit alone changes its length): a window
+or a copy cut to it is the whole passage, else the nearest shorter one."""
+
+
 def gap_target(seed: int, question_id: str) -> float:
     """The length gap drawn for a question's conflict window (:data:`GAP_RANGE`); its second
     same-article passage is then chosen as much shorter than the support as the window is, so that
@@ -174,8 +179,9 @@ def conflict_window(squad: Squad, candidate: Candidate, gap: float) -> tuple[str
             if (first, last) != (0, len(spans) - 1) and window_problem(text, spans, first, last) is None:
                 length = spans[last][1] - spans[first][0]
                 options.append((abs(_gap(len(support), length) - gap), first, last))
-    # Where no shorter window stands alone, the whole passage.
-    for _, first, last in [*sorted(options), (0.0, 0, len(spans) - 1)]:
+    # Where no shorter window stands alone, the whole passage; first where the gap asked is a whole one's.
+    whole = [(0.0, 0, len(spans) - 1)]
+    for _, first, last in whole + sorted(options) if gap <= WHOLE_GAP else [*sorted(options), *whole]:
         start, end = spans[first][0], spans[last][1]
         window = text[start:end]
         original = text[start:at] + old + text[at + len(new) : end]
