@@ -303,21 +303,23 @@ def _balanced(text: str) -> bool:
 def test_every_window_of_xl_stands_alone(configs, squad_path: Path) -> None:
     # A window of xl (the conflict passage, the copies, the related passages) opens on no connective,
     # pronoun or cut referent where it cuts the paragraph's start, and cuts no quotation or list.
-    from eviscope.core.sources import resolve
-    from eviscope.suites.eviscope.squad_source import load_squad
+    from eviscope.suites.eviscope.squad_source import QUESTION_SOURCES, load_question_source
 
-    squad = load_squad(resolve("squad", str(squad_path)))
-    by_title: dict[str, list[str]] = {}
-    for paragraph in squad.paragraphs:
-        by_title.setdefault(paragraph.title, []).append(paragraph.context)
+    by_title: dict[tuple[str, str], list[str]] = {}  # (source, title): the article's paragraphs
+    for name in sorted(set(configs["eviscope-xl"]["source"])):
+        squad = load_question_source(name, str(squad_path) if name == "squad-dev" else None)
+        for paragraph in squad.paragraphs:
+            by_title.setdefault((name, paragraph.title), []).append(paragraph.context)
+    assert set(configs["eviscope-xl"]["source"]) <= set(QUESTION_SOURCES)
     checked = 0
     for row in configs["eviscope-xl"]:
         for document in row["documents"]:
             text = document["text"]
-            if text in by_title[document["title"]]:
+            paragraphs = by_title[(row["source"], document["title"])]  # each source gives its rows' passages
+            if text in paragraphs:
                 continue  # a whole paragraph: nothing is cut
             opening = text[slice(*sentence_spans(text)[0])]
-            for context in by_title[document["title"]]:
+            for context in paragraphs:
                 at = context.find(opening)
                 if at >= 0 and not _balanced(context):
                     continue  # the source's own quotation marks do not pair up
