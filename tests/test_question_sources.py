@@ -107,7 +107,9 @@ def test_xl_draws_from_the_sources_and_reports_each(built_dataset: Path) -> None
     # have three paragraphs); every other source gives some
     assert set(per_source) == set(LICENCES) - {"tydiqa-goldp-en"}, per_source
     report = json.loads((built_dataset / "build_report.json").read_text())["eviscope"]
-    assert report["configs"]["eviscope-xl"]["per_source"] == {source: per_source[source] for source in LICENCES}
+    assert report["configs"]["eviscope-xl"]["per_source"] == {
+        source: per_source[source] for source in LICENCES
+    }
     # The evidence-blind audit is reported per source too, each over that source's rows alone (a source
     # of a quartet or two leaves no held-out half to score).
     audits = report["configs"]["eviscope-xl"]["shortcut_audit_per_source"]
