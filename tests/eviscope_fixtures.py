@@ -45,6 +45,8 @@ def quartet(n: int, answer: str, conflict_answer: str) -> list[dict[str, Any]]:
                 "variant": variant,
                 "question": f"When did event {n} happen?",
                 "source_id": f"squad-{n}",
+                "source": "squad-dev",
+                "source_license": "CC BY-SA 4.0",
                 "title": f"Article {n}",
                 "documents": [docs[k] for k in shown[variant]],
                 "answers": [answer],
