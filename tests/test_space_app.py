@@ -22,6 +22,7 @@ from gradio_client.exceptions import AppError  # noqa: E402
 from space_server import SpaceServer  # noqa: E402
 
 from eviscope.core.registry import annotated, browse_filters  # noqa: E402
+from eviscope.core.tables import round_value  # noqa: E402
 from eviscope.space.annotation import ID_KEY_VARIABLE, AnnotationStore, blind_id  # noqa: E402
 from eviscope.space.reference import INDEX, REFERENCE_DIR  # noqa: E402
 from eviscope.space.submissions import MAX_BYTES  # noqa: E402
@@ -145,7 +146,7 @@ def test_valid_submission_is_scored_by_the_library_and_on_the_leaderboard(
     assert re.search(rf"^\| quartet_consistency \(QCS\) +\| {qcs} +\|", report, flags=re.MULTILINE)
     assert len(plots) == 2 and all(Path(p["image"]).stat().st_size > 0 for p in plots)
     line = board(client, CONFIG)["lexical"]
-    assert line["joint success"] == round(expected["joint_success"], 3) and line["kind"] == "submission"
+    assert line["joint success"] == round_value(expected["joint_success"]) and line["kind"] == "submission"
     assert [r["system"] for r in recorded(results, CONFIG)].count("lexical") == 1
 
     status, report, plots = client.predict(
@@ -269,7 +270,7 @@ def test_two_systems_compared_with_the_library_mcnemar_and_bootstrap(
     for r, line in zip(expected, got.values(), strict=True):
         assert (line["b (A only)"], line["c (B only)"]) == (r.b, r.c)
         assert line["McNemar p"] == pytest.approx(r.p_value, rel=1e-2)
-        assert line["95% CI low"] == round(r.ci_low, 3)
+        assert line["95% CI low"] == round_value(r.ci_low)
     with pytest.raises(AppError, match="no result for 'nobody'"):
         client.predict(CONFIG, "lexical", "nobody", api_name="/compare")
 
