@@ -70,11 +70,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_conflicts(args: argparse.Namespace) -> int:
     from eviscope.suites.eviscope.dataset import load_rows
     from eviscope.suites.eviscope.review import conflict_sheet, write_sheet
-    from eviscope.suites.eviscope.row_context import squad_articles
-    from eviscope.suites.eviscope.squad_source import SQUAD, load_squad
+    from eviscope.suites.eviscope.row_context import source_articles
 
-    articles = squad_articles(load_squad(SQUAD.resolve(args.squad)))
-    items = conflict_sheet(load_rows(args.config, args.dataset), args.sample, args.seed, articles)
+    rows = [row for row in load_rows(args.config, args.dataset) if row["variant"] == "conflicting"]
+    articles = source_articles(rows, args.squad)
+    items = conflict_sheet(rows, args.sample, args.seed, articles)
     out = args.out or Path("review") / f"{args.config}-conflicts"
     files = write_sheet(items, out, articles)
     console().print(f"{len(items)} items · fill {files.csv} (read {files.markdown} with {files.articles})")
