@@ -214,6 +214,9 @@ def build_eviscope(
             # The legacy construction (v1) draws as before the rules of believability existed.
             pool = own if config.legacy_conflicts else [c for c in own if c.believable]
             skipped: Counter[str] = Counter()
+            if not config.legacy_conflicts and not config.params.balanced:
+                # The paper's layout shows the repaired passage whole: it must stand alone in its article.
+                pool = q.standing_alone(pool, config.params, skipped)
             distractors_rejected: Counter[str] = Counter()
             chosen = q.select(pool, config.params, seed, skipped)
             quartets = q.make_quartets(squads, chosen, seed, distractors_rejected, config.params.balanced)
@@ -274,6 +277,8 @@ def build_eviscope(
                 if len(config.sources) > 1
             },
         }
+        if not config.legacy_conflicts and not config.params.balanced:
+            report["configs"][name]["standing_alone"] = _standing_alone(own, quartets, config.params, seed)
         if not config.legacy_conflicts:
             previous = q.select(own, config.params, seed)
             report["configs"][name]["believability"] = believability_counts(previous, len(quartets))
@@ -287,6 +292,29 @@ def build_eviscope(
         if context is not None:
             report["configs"][name]["contextualization"] = context.to_dict()
     return report
+
+
+def _standing_alone(
+    own: list[Candidate], quartets: list[q.Quartet], params: q.QuartetParams, seed: int
+) -> dict:
+    """Which quartets the rule that a passage shown whole stands alone (``passage_not_standalone``)
+    replaced in a config of the paper's layout (``eviscope-v1.1``), and by which: the draw without it
+    against the draw with it."""
+    without = q.select([c for c in own if c.believable], params, seed)
+    drawn = {quartet.candidate.question.id for quartet in quartets}
+    return {
+        "reason": q.SKIPPED["passage_not_standalone"],
+        "replaced": [
+            {"source_id": c.question.id, "question": c.question.question, "problem": c.stands_alone}
+            for c in without
+            if c.question.id not in drawn
+        ],
+        "drawn_instead": [
+            {"source_id": quartet.candidate.question.id, "question": quartet.candidate.question.question}
+            for quartet in quartets
+            if quartet.candidate.question.id not in {c.question.id for c in without}
+        ],
+    }
 
 
 def _source_report(pools: _SourcePools) -> dict:

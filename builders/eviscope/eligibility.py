@@ -357,7 +357,7 @@ def _date_context_problem(context: str, start: int, end: int) -> str | None:
 
 DRAWABLE_ARTICLE = 3
 """Paragraphs an article needs for a quartet of ``eviscope-xl``: the support and two other same-article
-passages (:attr:`~eviscope.builders.eviscope.candidates.Candidate.balanced_related`)."""
+passages (the related ones of :attr:`~eviscope.builders.eviscope.candidates.Candidate.related_pool`)."""
 
 
 def typed_paragraphs(squad: Squad) -> frozenset[int] | None:
