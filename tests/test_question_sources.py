@@ -72,6 +72,59 @@ def test_a_folder_of_json_files_is_one_source_whose_shared_titles_are_one_articl
     assert (squad.name, squad.license) == ("tydiqa-goldp-en", "Apache-2.0")
 
 
+def _read(tmp_path: Path, name: str, entries: list[dict]):
+    (tmp_path / "part.json").write_text(json.dumps({"data": entries}))
+    spec = QUESTION_SOURCES[name]
+    return load_squad(SourceRef(spec.source.name, str(tmp_path), spec.source.flag, False), spec)
+
+
+def test_tydi_citation_marks_are_read_out_with_the_answers_moved(tmp_path: Path) -> None:
+    # TyDi QA keeps Wikipedia's "[24]" marks in 60% of its passages: they are no part of a sentence,
+    # and read in they end the answer's sentence ("in 1907.[24] Former") and tell the source apart.
+    context = "Its first team was formed in 1907.[24] Dom Manuel II[2] coached it[note 3] until 1912.[5][6]"
+    squad = _read(tmp_path, "tydiqa-goldp-en", [_entry("Georgetown", context, "t1", "1912")])
+    fixed = "Its first team was formed in 1907. Dom Manuel II coached it until 1912."
+    assert squad.paragraphs[0].context == fixed
+    ((text, start),) = squad.questions[0].answers
+    assert (text, start) == ("1912", fixed.index("1912"))
+
+
+def test_mlqa_sentences_without_a_space_after_the_full_stop_are_read_as_two(tmp_path: Path) -> None:
+    # A third of MLQA's paragraphs run sentences together ("India.The disease"), which reads them as
+    # one sentence: no window of the passage could be cut there.
+    from eviscope.core.sentences import sentence_spans
+
+    context = "Poe died in 1849.Poe and his works influenced literature.The Raven appeared in 1845."
+    squad = _read(tmp_path, "mlqa-en-dev", [_entry("Poe", context, "m1", "The Raven")])
+    fixed = "Poe died in 1849. Poe and his works influenced literature. The Raven appeared in 1845."
+    assert squad.paragraphs[0].context == fixed
+    assert len(sentence_spans(fixed)) == 3
+    assert squad.questions[0].answers == (("The Raven", fixed.index("The Raven")),)
+
+
+def test_squad_dev_is_read_as_it_is(tmp_path: Path) -> None:
+    # v1 and v1.1 keep their rows: SQuAD's own citation marks are left as they are.
+    squad = _read(tmp_path, "squad-dev", [_entry("Tesla", "He left in 1878.[3]", "d1", "1878")])
+    assert squad.paragraphs[0].context == "He left in 1878.[3]"
+
+
+def test_a_two_paragraph_article_of_a_new_source_is_typed(tmp_path: Path) -> None:
+    # xl's insufficient row shows one related passage and its copy: an article of two paragraphs
+    # (most of TyDi QA's and MLQA's that have more than one) can give a quartet, so spaCy types it.
+    from eviscope.builders.eviscope.eligibility import typed_paragraphs
+
+    squad = _read(
+        tmp_path,
+        "tydiqa-goldp-en",
+        [
+            _entry("Neon", "Neon was found in 1898 by Ramsay.", "t1", "1898"),
+            _entry("Neon", "Neon glows red in a lamp.", "t2", "red"),
+            _entry("Argon", "Argon was found in 1894.", "t3", "1894"),
+        ],
+    )
+    assert typed_paragraphs(squad) == frozenset({0, 1})
+
+
 def test_a_missing_question_source_is_one_line_naming_it_and_how_to_point(
     squad_path: Path, tmp_path: Path
 ) -> None:
