@@ -151,27 +151,40 @@ def test_every_row_names_its_source_and_licence(built_dataset: Path) -> None:
     assert {row["source"] for row in _rows(built_dataset, "eviscope-v1")} == {"squad-dev"}
 
 
-def test_xl_draws_from_the_sources_and_reports_each(built_dataset: Path) -> None:
+def test_xl_draws_from_the_sources_it_can_audit_and_reports_each(built_dataset: Path) -> None:
+    from eviscope.builders.eviscope.configs import MIN_SOURCE_QUARTETS
+
     rows = _rows(built_dataset, "eviscope-xl")
     quartets = {row["quartet_id"]: row["source"] for row in rows}
-    assert len(quartets) >= 400  # 409 at seed 13; issue 32 asks for 500 (not reached: the card says so)
+    # 423 at seed 13 from all five sources, 399 from the three that give enough to audit alone; issue 32
+    # asks for 500, which these sources do not reach under its rules (the card and the docs say where
+    # each source's questions are lost).
+    assert len(quartets) >= 390
     per_source = Counter(quartets.values())
-    # TyDi QA gives no quartet once every quartet needs a copy of a related passage (few of its articles
-    # have three paragraphs); every other source gives some
-    assert set(per_source) == set(LICENCES) - {"tydiqa-goldp-en"}, per_source
     report = json.loads((built_dataset / "build_report.json").read_text())["eviscope"]
-    assert report["configs"]["eviscope-xl"]["per_source"] == {
-        source: per_source[source] for source in LICENCES
-    }
-    # The evidence-blind audit is reported per source too, each over that source's rows alone (a source
-    # of a quartet or two leaves no held-out half to score).
-    audits = report["configs"]["eviscope-xl"]["shortcut_audit_per_source"]
-    assert set(audits) == set(LICENCES)
-    for source, audit in audits.items():
-        assert set(audit["features"]) == set(report["configs"]["eviscope-xl"]["shortcut_audit"]["features"])
-        if per_source[source] >= 10:
-            assert audit["majority"]["all_rows"] == 0.5, source
+    xl = report["configs"]["eviscope-xl"]
+    assert xl["per_source"] == {source: per_source[source] for source in LICENCES}
+    # A source that gives too few quartets for its own audit to mean anything gives none, and the report
+    # says how many it would have given: TyDi QA and MLQA, whose articles are mostly one passage.
+    left_out = xl["sources_left_out"]
+    assert set(left_out) == {"tydiqa-goldp-en", "mlqa-en-dev"}, left_out
+    assert all(0 < entry["quartets"] < MIN_SOURCE_QUARTETS for entry in left_out.values())
+    assert set(per_source) == set(LICENCES) - set(left_out)
+    # Every source drawn is audited alone, on a held-out half of at least half the minimum, and no
+    # evidence-blind feature is more than 5 points above the majority rate on its rows.
+    for key in ("shortcut_audit", "surface_audit"):
+        audits = xl[key]["per_source"]
+        assert set(audits) == set(per_source), key
+        for source, audit in audits.items():
+            assert audit["held_out_quartets"] >= MIN_SOURCE_QUARTETS // 2, (key, source)
+            assert audit["majority"]["all_rows"] == 0.5, (key, source)
+    for source, audit in xl["shortcut_audit"]["per_source"].items():
+        assert audit["max_gain_multi_document"] <= 5.0, source
+    assert set(xl["shortcut_audit_per_source"]) == set(per_source)
     assert set(report["sources"]) == set(LICENCES)
+    # Each source says why its other questions are not eligible, and the counts add up to what it holds.
+    for source in report["sources"].values():
+        assert sum(source["rejected"].values()) + source["eligible_questions"] == source["questions_scanned"]
 
 
 def test_run_time_context_reads_each_rows_own_source(built_dataset: Path, squad_path: Path) -> None:
