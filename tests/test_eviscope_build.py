@@ -60,12 +60,13 @@ def test_v11_loads_offline_with_160_rows_and_the_spec_features(configs: dict[str
 
 def test_sizes_of_every_config(configs: dict[str, Dataset]) -> None:
     assert configs["eviscope-v1"].num_rows == 160
-    # eviscope-xl draws every quartet its five sources allow: 400 at seed 13 (409 before the stand-alone
-    # rule read whole passages, 280 before issue 32; issue 32 asks for 500, which these sources do not
-    # reach under its rules: the card says so).
+    # eviscope-xl draws every quartet its sources allow: 390 at seed 13 (399 before the stand-alone rule
+    # read whole passages) from the three sources that give
+    # enough quartets to be audited alone (423 with TyDi QA's 10 and MLQA's 14; 280 before issue 32;
+    # issue 32 asks for 500, which these sources do not reach under its rules: the card says so).
     quartets = len(set(configs["eviscope-xl"]["quartet_id"]))
     assert configs["eviscope-xl"].num_rows == 4 * quartets
-    assert quartets >= 400
+    assert quartets >= 390
 
 
 @pytest.mark.parametrize("config", CONFIGS)

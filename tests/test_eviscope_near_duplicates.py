@@ -160,6 +160,27 @@ def test_a_window_that_stands_alone_is_kept(text: str, first: int, last: int) ->
     assert _problem(text, first, last) is None
 
 
+def test_a_whole_conflict_passage_keeps_the_whitespace_around_its_sentences() -> None:
+    # SQuAD-shifts ends every paragraph in a newline: a whole conflict passage cut at its last sentence
+    # was one character shorter than the support beside it, in conflicting rows only (a length tell:
+    # the length-gaps tree read it on squadshifts-new-wiki's rows, +5.6 points).
+    from types import SimpleNamespace as NS
+
+    from eviscope.builders.eviscope.windows import conflict_window
+
+    text = "Rome grew. It held 10 forts. Its trade rose in 1210. Ships came often to the port.\n"
+    case = NS(
+        question=NS(question="When did trade rise?", paragraph=0),
+        aliases=("1210",),
+        conflict_text=text.replace("1210", "1204"),
+        conflict_answer="1204",
+        support_span=(29, 52),
+        drops_cue_sentences=False,
+    )
+    window, original = conflict_window(NS(paragraphs=[NS(context=text)]), case, 0.0)
+    assert (window, original) == (text.replace("1210", "1204"), text)
+
+
 def test_a_sequence_of_years_ties_the_year_it_counts_from(believability) -> None:
     # Issue 32: "In 1875, Tesla enrolled …", "During his third year …", "In December 1878, Tesla left
     # Graz": 1876 squeezes his third year; made-up counts of the same class read the same.

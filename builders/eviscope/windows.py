@@ -378,7 +378,11 @@ def conflict_window(squad: Squad, candidate: Candidate, gap: float) -> tuple[str
         [(0.0, 0, len(spans) - 1)] if window_problem(text, spans, 0, len(spans) - 1, context) is None else []
     )
     for _, first, last in whole + sorted(options) if gap <= WHOLE_GAP else [*sorted(options), *whole]:
-        start, end = spans[first][0], spans[last][1]
+        # The whole passage keeps the whitespace around its sentences, as the support shown beside it
+        # does (SQuAD-shifts ends every paragraph in a newline: a conflict passage one character
+        # shorter than its support was a length tell of the conflicting row).
+        whole_text = (first, last) == (0, len(spans) - 1)
+        start, end = (0, len(text)) if whole_text else (spans[first][0], spans[last][1])
         window = text[start:end]
         original = text[start:at] + old + text[at + len(new) : end]
         case = ConflictCase(
