@@ -15,6 +15,7 @@ import gradio as gr
 import pandas as pd
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.tables import format_value
 from eviscope.space.annotation import AnnotationStore, id_key
 from eviscope.space.data import RowSource
 from eviscope.space.leaderboard import ResultStore
@@ -77,3 +78,13 @@ def user_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
 def frame(columns: tuple[str, ...] | list[str], lines: list[list[Any]]) -> pd.DataFrame:
     """A table output's value."""
     return pd.DataFrame(lines, columns=list(columns))
+
+
+def figures_shown(table: pd.DataFrame, columns: list[str] | None = None) -> Any:
+    """``table`` as the page shows it: each figure of ``columns`` (default: every column of
+    fractional numbers) written by :func:`~eviscope.core.tables.format_value`, as every report and
+    plot writes it (``0.5`` shows as ``0.500``; a figure not given, empty). The cells keep their
+    numbers (``.data``), which API clients receive."""
+    if columns is None:
+        columns = [name for name, kind in table.dtypes.items() if kind.kind == "f"]
+    return table.style.format(format_value, subset=columns, na_rep="")

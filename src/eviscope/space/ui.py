@@ -68,7 +68,10 @@ CSS = """
 mark { background: #fde68a; }
 del { background: #fecaca; }
 ins { background: #bbf7d0; text-decoration: none; }
+#leaderboard th, #leaderboard [role=gridcell] { font-size: 13px; }
 """
+"""The page's styles; the leaderboard's column widths
+(:func:`eviscope.space.leaderboard_tab.column_widths`) are made for its font size."""
 
 
 def signin_configured() -> bool:

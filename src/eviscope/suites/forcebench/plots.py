@@ -73,7 +73,16 @@ def axis_heatmap(
     for i, row in enumerate(values):
         for j, v in enumerate(row):
             if v is not None:
-                ax.text(j, i, format_value(v), ha="center", va="center", fontsize=8)
+                dark = v > 0.6  # white on the darkest reds, black elsewhere
+                ax.text(
+                    j,
+                    i,
+                    format_value(v),
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white" if dark else "black",
+                )
     fig.colorbar(image, ax=ax, label="MVR")
     title = plot_title("MVR per axis and evaluator", system, config)
     ax.set_title(title, fontsize=10)
