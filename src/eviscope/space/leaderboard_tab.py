@@ -4,9 +4,7 @@ the paired comparison of two systems (API ``/leaderboard`` and ``/compare``)."""
 from __future__ import annotations
 
 import logging
-import re
 import threading
-from collections.abc import Iterable
 from typing import Any
 
 import gradio as gr
@@ -20,7 +18,7 @@ from eviscope.space.leaderboard import (
     leaderboard_plot,
     leaderboard_table,
 )
-from eviscope.space.page import PLOT_LOCK, Page, figures_shown, user_errors
+from eviscope.space.page import PLOT_LOCK, Page, figures_shown, user_errors, word_width
 from eviscope.space.reference import REFERENCE, REPORTED, registry_records, reported_records
 
 KIND_STYLE = {
@@ -32,19 +30,8 @@ KIND_STYLE = {
 
 TEXT_WIDTHS = {"system": 190, "kind": 105, "source": 210, "submitted": 100}
 """The leaderboard's text columns' least widths, in pixels: names, kinds and sources wrap between words."""
-CHAR_PX, PADDING_PX = 8, 24
-"""A character of the table's monospace font (13 pixels, :data:`eviscope.space.ui.CSS`) and a
-cell's padding, in pixels."""
 FIGURE_CHARS = 5
 """A figure as :func:`~eviscope.core.tables.format_value` writes most of them (``0.125``)."""
-WORDS = re.compile(r"[^\s-]+-?")
-"""What a line of a cell cannot be broken inside: a word, with the hyphen after it."""
-
-
-def _width(texts: Iterable[str], least: int = 0) -> int:
-    """A column wide enough for the longest word of ``texts`` (and ``least`` pixels)."""
-    longest = max((len(word) for text in texts for word in WORDS.findall(str(text))), default=0)
-    return max(least, CHAR_PX * longest + PADDING_PX)
 
 
 def column_widths(table: pd.DataFrame, metrics: list[str]) -> list[int]:
@@ -52,8 +39,8 @@ def column_widths(table: pd.DataFrame, metrics: list[str]) -> list[int]:
     across lines (a line breaks between words): a figure column as wide as its header's longest
     word or a figure; a text column as wide as its longest word, or its least width. EviScope's
     leaderboard, source included, fits a window 1280 pixels wide."""
-    widths = {name: _width([name, "0" * FIGURE_CHARS]) for name in metrics}
-    widths |= {name: _width([name, *table[name]], least) for name, least in TEXT_WIDTHS.items()}
+    widths = {name: word_width([name, "0" * FIGURE_CHARS]) for name in metrics}
+    widths |= {name: word_width([name, *table[name]], least) for name, least in TEXT_WIDTHS.items()}
     widths["submitted"] = TEXT_WIDTHS["submitted"]  # shown as date and time (:func:`_when`)
     return [widths[name] for name in table.columns]
 
