@@ -131,8 +131,8 @@ def leaderboard_tab(page: Page, load: Any) -> None:
             "Submissions first; then, as `reference` lines, the suite's reference systems run on the "
             "rows served and scored as a submission is, and the committed runs of a real model; then, "
             "as `reported (paper)` lines, the figures the papers print for their own models and rows "
-            "(the `source` column says where; an empty cell is a figure the paper does not give): "
-            "compare their shape, not their numbers."
+            "(the `source` column says where): compare their shape, not their numbers. An empty cell "
+            "is a figure the paper does not give, or one that contract §4 leaves undefined on these rows."
         )
         l_table = gr.Dataframe(
             interactive=False,
