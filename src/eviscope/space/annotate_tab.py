@@ -14,12 +14,16 @@ import pandas as pd
 
 from eviscope.core.errors import EviScopeError
 from eviscope.core.registry import AnnotationField, annotated
-from eviscope.core.tables import round_value
+from eviscope.core.tables import format_value, round_value
 from eviscope.space.annotation import MAX_FIELD_CHARS, blind_id, flow, own_agreement, queue_order
 from eviscope.space.page import Page, frame, user_errors
 from eviscope.space.safe import markdown_text
 
 log = logging.getLogger(__name__)
+
+KAPPA = "Cohen's kappa"
+"""The agreement table's figure, written on the page by :func:`~eviscope.core.tables.format_value`
+("undefined" where no kappa is defined)."""
 
 
 def annotate_tab(page: Page) -> None:
@@ -83,9 +87,7 @@ def annotate_tab(page: Page) -> None:
         return do_next(benchmark, profile)
 
     @user_errors
-    def do_agreement(
-        benchmark: str, profile: gr.OAuthProfile | None = None
-    ) -> tuple[str, pd.DataFrame, pd.DataFrame]:
+    def do_agreement(benchmark: str, profile: gr.OAuthProfile | None = None) -> tuple[str, Any, pd.DataFrame]:
         """The signed-in annotator's agreement with each other sheet, unnamed and without verdicts
         (:func:`~eviscope.space.annotation.own_agreement`)."""
         pool = candidates(benchmark)
@@ -108,8 +110,9 @@ def annotate_tab(page: Page) -> None:
             f"rows with them, and {len(queued)} of those rows are in an adjudication queue."
         )
         shown = [[name, n, "undefined" if math.isnan(k) else round_value(k), q] for name, n, k, q in lines]
-        pairs = frame(("other annotator", "shared rows", "Cohen's kappa", "to adjudicate"), shown)
-        return summary, pairs, frame(("id", "queued with (annotators)"), queued)
+        pairs = frame(("other annotator", "shared rows", KAPPA, "to adjudicate"), shown)
+        kappa = pairs.style.format(lambda k: k if isinstance(k, str) else format_value(k), subset=[KAPPA])
+        return summary, kappa, frame(("id", "queued with (annotators)"), queued)
 
     with gr.Tab("Annotate"):
         gr.Markdown(

@@ -394,7 +394,7 @@ class EviScopeSpace:
         configs = sorted({record["config"] for record in records})
         title = plot_title("joint success per variant", f"{len(records)} systems", ", ".join(configs))
         ax.set_title(title)
-        legend_below(fig, ax, width_inches=7, plot_inches=3.6)
+        legend_below(fig, ax, width_inches=7, plot_inches=3.6, title="system")
         fig.tight_layout()
         fig.savefig(path, dpi=100, metadata=png_metadata(title))
         return path
