@@ -155,7 +155,7 @@ class EviScope:
         source = plain(str(predictions), None)
         read = read_predictions(predictions, source, warn_user)
         if subset:
-            rows = named_rows(config, rows, (p.id for p in read), source)
+            rows = named_rows(config, rows, read.ids(), source)
         preds = join_predictions(source, read, rows)
         _warn_other_config(config, rows, preds, source, rows_of, warn_user)
         scores = score_predictions(rows, preds)
@@ -163,7 +163,7 @@ class EviScope:
 
         meta = {"config": config, "system": run_system(predictions), "predictions": str(predictions)}
         written = _write_outputs(out, scores, meta, rows, preds) if out is not None else []
-        measured = any(p.usage is not None for p in preds)
+        measured = preds.has_usage()
         return Scored(
             report(scores, meta), _tables(scores, measured), written, scores.overall, rows if subset else None
         )
