@@ -559,7 +559,8 @@ def test_every_conflict_passage_shown_stands_alone_in_its_article(
         base = context if original in context else without_cue_sentences(context)
         start, spans = base.index(original), sentence_spans(base)
         first = next(i for i, (s, e) in enumerate(spans) if s <= start < e)
-        last = next(i for i, (s, e) in enumerate(spans) if s < start + len(original) <= e)
+        end = start + len(original.rstrip())  # a whole passage keeps its paragraph's trailing newline
+        last = next(i for i, (s, e) in enumerate(spans) if s < end <= e)
         assert window_problem(base, spans, first, last, around(squad, paragraph)) is None, row["id"]
 
 
