@@ -135,6 +135,13 @@ def lm_eval_samples(out: Path) -> list[dict]:
     return sorted(samples, key=lambda s: s["doc_id"])
 
 
+def logged_prompt(sample: dict) -> str:
+    """The prompt lm-eval logged for a sample: ``arguments`` is ``{"gen_args_0": {"arg_0": prompt, …}}``
+    in lm-eval 0.4.9 and later, ``[[prompt, gen_kwargs]]`` before."""
+    arguments = sample["arguments"]
+    return arguments["gen_args_0"]["arg_0"] if isinstance(arguments, dict) else arguments[0][0]
+
+
 def same_work(eviscope_out: Path, lm_eval_out: Path, folder: Path) -> tuple[int, int, int]:
     """(rows, prompts equal, replies equal) between one eviscope run and one lm-eval run."""
     from transformers import AutoTokenizer
@@ -153,7 +160,7 @@ def same_work(eviscope_out: Path, lm_eval_out: Path, folder: Path) -> tuple[int,
         rendered = tokenizer.apply_chat_template(
             prompt["messages"], add_generation_prompt=True, tokenize=False
         )
-        same_prompt += rendered == sample["arguments"][0][0]
+        same_prompt += rendered == logged_prompt(sample)
         same_reply += records[prompt["key"]]["raw"].strip() == sample["resps"][0][0].strip()
     return len(prompts), same_prompt, same_reply
 
