@@ -16,10 +16,15 @@ figure is the best of ``--repeats``: wall seconds, CPU seconds (user + system of
 children) and peak RSS (``ru_maxrss`` from ``wait4``), with the ratio eviscope / lm-eval (below 1:
 eviscope is faster or smaller). It then checks that the two sent the same prompts (lm-eval's logged
 prompt against the chat template applied to ``eviscope run``'s saved messages) and prints how many
-replies are the same text.
+replies are the same text. Both sides run ``--threads`` torch threads (``OMP_NUM_THREADS``; default:
+the machine's cores), and each figure is printed with the load average, as a shared machine's are noisy.
+
+First (unless ``--no-first-generation``) it measures the time to first generation (imports, rows,
+prompts and model load, until ``eviscope run`` first calls ``generate``) of a first run, in an empty
+model cache (the GGUF is converted), and of a second run on the same cache with a new ``--out``.
 
     python benchmarks/peer.py [--dataset dataset] [--model GGUF] [--rows 16] [--max-tokens 64]
-        [--batch-size 8] [--repeats 3] [--modes schema,none]
+        [--batch-size 8] [--repeats 3] [--modes schema,none] [--threads N] [--no-first-generation]
 """
 
 from __future__ import annotations
