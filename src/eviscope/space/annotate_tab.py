@@ -16,7 +16,7 @@ from eviscope.core.errors import EviScopeError
 from eviscope.core.registry import AnnotationField, annotated
 from eviscope.core.tables import format_value, round_value
 from eviscope.space.annotation import MAX_FIELD_CHARS, blind_id, flow, own_agreement, queue_order
-from eviscope.space.page import Page, frame, user_errors
+from eviscope.space.page import LOCAL_USER, Page, frame, user_errors
 from eviscope.space.safe import markdown_text
 
 log = logging.getLogger(__name__)
@@ -115,9 +115,14 @@ def annotate_tab(page: Page) -> None:
         return summary, kappa, frame(("id", "queued with (annotators)"), queued)
 
     with gr.Tab("Annotate"):
+        who = (
+            "as the Hugging Face user you signed in as: you see and change only your own sheet"
+            if page.signin
+            else f"in the one local sheet of `{LOCAL_USER}` (single-user mode: no sign-in, so every "
+            "visitor writes the same sheet)"
+        )
         gr.Markdown(
-            "Blinded double annotation, as the Hugging Face user you signed in as: you see and "
-            "change only your own sheet. EviScope rows come without variant, document ids or "
+            f"Blinded double annotation, {who}. EviScope rows come without variant, document ids or "
             "labels; ForceBench drafts are accepted or rejected, with corrections (an empty field "
             "keeps the draft)."
         )
