@@ -24,6 +24,7 @@ from eviscope.space.annotation import ID_KEY_VARIABLE, blind_id
 from eviscope.space.ui import LOCAL_USER
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.reference_systems import predict
+from eviscope.suites.eviscope.rows import ACTIONS
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
@@ -126,6 +127,33 @@ def test_the_annotation_sheet_shows_no_row_id_variant_or_document_id_and_maps_ba
     (line,) = list(csv.DictReader(sheet.open(encoding="utf-8")))
     assert (line["id"], line["annotation_action"]) == (row["id"], "answer")
     assert line["annotation_supporting_doc_id"] == row["documents"][0]["doc_id"]
+
+
+def test_the_next_row_after_a_save_starts_with_no_verdict_and_no_notes(browser_page: Any) -> None:
+    """After "Save and next" the next row showed the verdict just saved still selected (and its
+    notes), one careless click from being saved again for a row it was never meant for."""
+    page = browser_page
+    page.get_by_role("tab", name="Annotate").click()
+    panel = visible_panel(page)
+    panel.get_by_role("button", name="Next row").click()
+    shown = panel.get_by_label("row (your own id for it)")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('input, textarea')].some(e => /^row-[0-9a-f]{12}$/.test(e.value))"
+    )
+    first = shown.input_value()
+    panel.get_by_role("radio", name="abstain").check()
+    notes = panel.locator("label:visible", has_text="notes").locator("textarea")
+    notes.fill("a careful note")
+    panel.get_by_role("button", name="Save and next").click()
+    page.wait_for_function("() => document.body.innerText.includes('1 of 160 rows annotated by local')")
+    assert shown.input_value() != first
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('textarea')].every(e => e.value != 'a careful note')",
+        timeout=10_000,
+    )
+    assert notes.input_value() == ""
+    verdicts = [panel.get_by_role("radio", name=action, exact=True) for action in ACTIONS]
+    assert not any(radio.is_checked() for radio in verdicts)
 
 
 def test_a_refused_submission_replaces_the_report_with_its_reason_in_place(
