@@ -39,12 +39,13 @@ from typing import Any, NamedTuple
 
 from eviscope.core.errors import EviScopeError, id_text
 from eviscope.core.sentences import sentence_spans
-from eviscope.core.sheets import checked_ids, read_sheet_lines
+from eviscope.core.sheets import read_sheet_lines
 from eviscope.core.stats import cohen_kappa, text_fingerprint
 from eviscope.suites.eviscope.review import (
     SourceArticles,
     article_of,
     article_sentences,
+    read_marks,
     row_source,
     write_articles,
 )
@@ -284,19 +285,7 @@ def is_blind_sheet(path: Path) -> bool:
 
 def read_blind_sheet(path: Path) -> dict[str, dict[str, bool]]:
     """A filled blind sheet: key to ``{criterion: yes?}``; an unfilled or odd mark names its item."""
-    marks: dict[str, dict[str, bool]] = {}
-    lines = read_sheet_lines(path, BLIND_CRITERIA, "blind review")
-    for _, key, row in checked_ids(lines, None, lambda number: f"{path}:{number}"):
-        values = {}
-        for criterion in BLIND_CRITERIA:
-            mark = (row[criterion] or "").strip().lower()
-            if mark not in {"yes", "no", "y", "n"}:
-                raise EviScopeError(
-                    f"{path}: item {row.get('item')} ({key}): {criterion} is {mark!r}, not yes/no"
-                )
-            values[criterion] = mark.startswith("y")
-        marks[key] = values
-    return marks
+    return read_marks(path, BLIND_CRITERIA, "blind review")
 
 
 def passes(kind: str, marks: Mapping[str, bool]) -> bool:

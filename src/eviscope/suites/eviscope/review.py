@@ -232,11 +232,16 @@ def write_articles(items: Iterable[Mapping[str, Any]], articles: SourceArticles,
 def read_sheet(path: Path) -> dict[str, dict[str, bool]]:
     """A filled sheet: row id to ``{criterion: yes?}``; an unfilled or odd mark names its item, a
     repeated id its line (:func:`eviscope.core.sheets.checked_ids`)."""
+    return read_marks(path, CRITERIA, "review")
+
+
+def read_marks(path: Path, criteria: Sequence[str], what: str) -> dict[str, dict[str, bool]]:
+    """The yes/no marks of a filled sheet of ``what`` over ``criteria``, by its ``id`` column."""
     marks: dict[str, dict[str, bool]] = {}
-    lines = read_sheet_lines(path, CRITERIA, "review")
+    lines = read_sheet_lines(path, criteria, what)
     for _, row_id, row in checked_ids(lines, None, lambda number: f"{path}:{number}"):
         values = {}
-        for criterion in CRITERIA:
+        for criterion in criteria:
             mark = (row[criterion] or "").strip().lower()
             if mark not in {"yes", "no", "y", "n"}:
                 raise EviScopeError(
