@@ -40,11 +40,12 @@ from typing import Any, NamedTuple
 from eviscope.core.errors import EviScopeError, id_text
 from eviscope.core.sentences import sentence_spans
 from eviscope.core.sheets import read_sheet_lines
-from eviscope.core.stats import cohen_kappa, text_fingerprint
+from eviscope.core.stats import text_fingerprint
 from eviscope.suites.eviscope.review import (
     SourceArticles,
     article_of,
     article_sentences,
+    pair_agreement,
     read_marks,
     row_source,
     write_articles,
@@ -320,35 +321,10 @@ def blind_agreement(
                 "failed_ids": sorted(i for i, m in mine.items() if not passes(kind, m)),
             }
         report["sheets"][name] = per_kind
-    pairs = {}
-    names = list(sheets)
-    for i, a in enumerate(names):
-        for b in names[i + 1 :]:
-            shared = sorted(set(sheets[a]) & set(sheets[b]))
-            if shared:
-                pairs[f"{a} vs {b}"] = {
-                    "items": len(shared),
-                    **{
-                        c: {
-                            "agreement": round(
-                                sum(sheets[a][k][c] == sheets[b][k][c] for k in shared) / len(shared), 4
-                            ),
-                            "kappa": _kappa(
-                                [sheets[a][k][c] for k in shared], [sheets[b][k][c] for k in shared]
-                            ),
-                        }
-                        for c in BLIND_CRITERIA
-                    },
-                }
+    pairs = pair_agreement(sheets, BLIND_CRITERIA)
     if pairs:
         report["pairs"] = pairs
     return report
-
-
-def _kappa(a: list[bool], b: list[bool]) -> float | None:
-    """Cohen's kappa to 4 places (1.0 where both readers gave one and the same mark to every item)."""
-    value = cohen_kappa(a, b)
-    return None if value is None else round(value, 4)
 
 
 def draw_summary(items: Sequence[Mapping[str, Any]]) -> str:

@@ -270,8 +270,6 @@ def stale_marks(path: Path, rows: Iterable[dict[str, Any]]) -> list[str]:
 
 def agreement(sheets: dict[str, dict[str, dict[str, bool]]]) -> dict:
     """Per sheet, yes counts per criterion and passes; for two or more sheets, Cohen's kappa on shared items."""
-    from itertools import combinations
-
     report: dict = {"sheets": {}}
     for name, marks in sheets.items():
         report["sheets"][name] = {
@@ -280,26 +278,32 @@ def agreement(sheets: dict[str, dict[str, dict[str, bool]]]) -> dict:
             "pass": sum(all(m.values()) for m in marks.values()),
             "failed_ids": sorted(i for i, m in marks.items() if not all(m.values())),
         }
-    pairs = {}
-    for (a, ma), (b, mb) in combinations(sheets.items(), 2):
-        shared = sorted(set(ma) & set(mb))
-        if not shared:
-            continue
-        pairs[f"{a} vs {b}"] = {
-            "items": len(shared),
-            **{
-                c: {
-                    "agreement": round(sum(ma[i][c] == mb[i][c] for i in shared) / len(shared), 4)
-                    if shared
-                    else None,
-                    "kappa": _kappa([ma[i][c] for i in shared], [mb[i][c] for i in shared]),
-                }
-                for c in CRITERIA
-            },
-        }
+    pairs = pair_agreement(sheets, CRITERIA)
     if pairs:
         report["pairs"] = pairs
     return report
+
+
+def pair_agreement(sheets: Mapping[str, Mapping[str, Mapping[str, bool]]], criteria: Sequence[str]) -> dict:
+    """For each pair of sheets with items in common: how many, and per criterion the raw agreement and
+    Cohen's kappa (to 4 places) on them."""
+    from itertools import combinations
+
+    pairs = {}
+    for (a, ma), (b, mb) in combinations(sheets.items(), 2):
+        shared = sorted(set(ma) & set(mb))
+        if shared:
+            pairs[f"{a} vs {b}"] = {
+                "items": len(shared),
+                **{
+                    c: {
+                        "agreement": round(sum(ma[i][c] == mb[i][c] for i in shared) / len(shared), 4),
+                        "kappa": _kappa([ma[i][c] for i in shared], [mb[i][c] for i in shared]),
+                    }
+                    for c in criteria
+                },
+            }
+    return pairs
 
 
 def _kappa(a: list[bool], b: list[bool]) -> float | None:
