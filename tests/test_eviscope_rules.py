@@ -127,3 +127,69 @@ def test_a_passage_shown_whole_that_leans_on_the_previous_paragraph_does_not_sta
 def test_a_passage_that_names_its_referents_stands_alone(before: str, text: str) -> None:
     spans = sentence_spans(text)
     assert window_problem(text, spans, 0, len(spans) - 1, Around(before)) is None
+
+
+# (the sentences a window cut, the window, why it does not stand alone): issue 32's read of xl (seeds
+# 4949, 5353) failed the first six, real openers of its windows; the others are made up, of the same classes.
+CUT_WINDOWS = [
+    (
+        "Iranian is applied to any language that descends from Proto-Iranian.",
+        "The use of the term for the Iranian language family was introduced in 1836 by Lassen.",
+        "opens_on_definite",
+    ),
+    (
+        "The term anthropology was first used in 1501.",
+        "Sporadic use of the term for some of the subject matter occurred subsequently, in 1838.",
+        "opens_on_definite",
+    ),
+    (
+        "In the United States, the game was televised by CBS.",
+        "The network's lead broadcast team of Jim Nantz and Phil Simms called the contest.",
+        "opens_on_definite",
+    ),
+    (
+        "Plymouth has a post-war shopping area in the city centre.",
+        "At the west end of the zone inside a grade II listed building is the Pannier Market.",
+        "opens_on_definite",
+    ),
+    (
+        "In 2010 the Amazon rainforest experienced another severe drought.",
+        "The affected region was approximate 1,160,000 square miles of rainforest.",
+        "opens_on_definite",
+    ),
+    (
+        "Older constitutions often vest this power in the cabinet.",
+        "In the United Kingdom, for example, the prime minister requests a dissolution, as since 1937.",
+        "opens_on_example",
+    ),
+    ("The river floods every spring.", "The damaged bridges were rebuilt in 1950.", "opens_on_definite"),
+    ("Many towns banned the practice.", "In Kelso, for instance, it ended in 1902.", "opens_on_example"),
+    (
+        "Two unions merged in 1920.",
+        "The new body's first president was elected in 1921.",
+        "opens_on_definite",
+    ),
+]
+CUT_AND_ALONE = [
+    ("The river floods every spring.", "In 1950 the Kelso Bridge was rebuilt."),
+    ("The river floods every spring.", "The Sunday Times reported the flood in 1950."),
+    ("The river floods every spring.", "During the year, Kelso built a dam."),
+]
+
+
+@pytest.mark.parametrize(("cut", "window", "problem"), CUT_WINDOWS)
+def test_a_window_that_opens_on_a_description_or_example_of_the_cut_text_does_not_stand_alone(
+    cut: str, window: str, problem: str
+) -> None:
+    text = f"{cut} {window}"
+    spans = sentence_spans(text)
+    assert len(spans) == 2
+    assert window_problem(text, spans, 1, 1) == problem
+    assert window_problem(text, spans, 0, 1) is None  # the whole paragraph stands
+
+
+@pytest.mark.parametrize(("cut", "window"), CUT_AND_ALONE)
+def test_a_window_that_names_what_it_speaks_of_stands_alone(cut: str, window: str) -> None:
+    text = f"{cut} {window}"
+    spans = sentence_spans(text)
+    assert window_problem(text, spans, 1, 1) is None

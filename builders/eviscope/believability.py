@@ -29,6 +29,7 @@ alternative too.
 from __future__ import annotations
 
 import re
+from calendar import monthrange
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date
@@ -43,7 +44,7 @@ from eviscope.builders.eviscope.answer_types import Entity
 from eviscope.builders.eviscope.conflict_lints import compatible_bound
 from eviscope.builders.eviscope.date_forms import ORDINAL_WORDS, date_mentions, parse_date
 from eviscope.builders.eviscope.rules import DECLARED
-from eviscope.core.normalize import QUESTION_WORDS, contains, tokens
+from eviscope.core.normalize import QUESTION_WORDS, STOPWORDS, contains, tokens
 from eviscope.core.sentences import sentence_spans
 from eviscope.suites.eviscope.squad_source import Squad
 
@@ -521,12 +522,33 @@ class Believability:
             if compatible_bound(context[: answer.start], answer.core, alternative, context[end:]):
                 own = self.article(answer.paragraph).sentence_of(answer.paragraph, answer.start)
                 return Finding("compatible_bound", own.text)
+        found = None
         if answer.kind in {"year", "date"}:
-            return self._date_finding(answer, alternative, rules)
-        if answer.kind == "quantity":
-            return self._count_finding(answer, alternative)
-        if answer.kind == "person":
-            return self._person_alternative_finding(answer, alternative)
+            found = self._date_finding(answer, alternative, rules)
+        elif answer.kind == "quantity":
+            found = self._count_finding(answer, alternative)
+        elif answer.kind == "person":
+            found = self._person_alternative_finding(answer, alternative)
+        return found or self._class_finding(answer, alternative, rules)
+
+    def _class_finding(self, answer: Answer, alternative: str, rules: frozenset[str]) -> Finding | None:
+        """The rules of issue 32's read (seeds 3434, 4949, 5353), after the others so that their counts
+        are what the others let through: ``impossible_value``, ``number_in_name``, ``arithmetic_tie`` and
+        ``date_chain_article`` (of ``rules``)."""
+        if answer.kind not in {"year", "date", "quantity"}:
+            return None
+        article = self.article(answer.paragraph)
+        own, passage, _ = article.tied(answer)
+        checks = (
+            ("impossible_value", lambda: _impossible_finding(answer, article, own, alternative)),
+            ("number_in_name", lambda: _name_number_finding(answer, article, own)),
+            ("arithmetic_tie", lambda: _arithmetic_finding(answer, article, own, passage, alternative)),
+            ("date_chain_article", lambda: _chain_finding(answer, article, own, passage, alternative)),
+        )
+        for name, check in checks:
+            found = check() if name in rules else None
+            if found:
+                return found
         return None
 
     def _question_finding(self, answer: Answer, rules: frozenset[str]) -> Finding | None:
@@ -1061,3 +1083,222 @@ def shared_believability(squad: Squad, entities: list[list[Entity]]) -> Believab
     if not (_SHARED and _SHARED[0].squad is squad and _SHARED[0].entities is entities):
         _SHARED[:] = [Believability(squad, entities)]
     return _SHARED[0]
+
+
+# The classes of the blind reads at seeds 3434, 4949 and 5353 (issue 32): values that arithmetic ties to
+# other numbers of the article, values that cannot be, and numbers that are part of a name.
+
+_UNIT = (
+    r"(?:sq\.?\s*mi|square\s+(?:miles?|kilomet(?:re|er)s?|feet|foot|metres?|meters?|yards?)|km2|km²|mi2|mi²|"
+    r"m2|m²|ft2|ha|hectares?|acres?|km|mi|miles?|kilomet(?:re|er)s?|metres?|meters?|m|ft|feet|foot|"
+    r"kg|kilograms?|lbs?|pounds?|tonnes?|tons?|°\s*[CF]|litres?|liters?|gallons?|mph|km/h)"
+)
+_CONVERTED_AFTER = re.compile(
+    rf"^\s*{_UNIT}\s*(?:\(|\[|/|\bor\b)\s*(?:about|approximately|c\.|some|nearly|over)?\s*\d"
+)
+_CONVERTED_BEFORE = re.compile(
+    rf"\d[\d,.]*\s*{_UNIT}\s*(?:\(|\[|/|\bor\b)\s*(?:about|approximately|c\.|some|nearly|over)?\s*$"
+)
+"""A number written beside its conversion into another unit ("305 square miles (790 km2)", "1,160,000 square
+miles (3,000,000 km2)", "86 km / 53 mi"), on either side."""
+_RATIO = re.compile(
+    r"\bper\s+(?:square\s+)?(?:mile|kilomet|km|sq|capita|household|family|person|head|acre)"
+    r"|/\s*(?:sq\.?\s*mi|km2|km²|mi2|mi²)\b",
+    re.IGNORECASE,
+)
+"""A density or a ratio of two stated numbers ("4,097.9 people per square mile", "1,427.9/sq mi")."""
+TOTAL_SLACK = 0.15
+"""A count within this share of a total that a count and its share imply elsewhere in the article is that
+total ("350,000 … 30% of the city" for Warsaw's 1,300,000)."""
+SHARES_TOTAL = 1.0
+"""Shares of a paragraph that add up to 100 within this many points split one whole (52% and 48%)."""
+_DAY_BESIDE = re.compile(
+    r"\b(?:" + "|".join(sorted(_CALENDAR, key=len, reverse=True)) + r")\s*$", re.IGNORECASE
+)
+_MONTH_AFTER = re.compile(
+    r"^\s*(?:of\s+)?(?:" + "|".join(sorted(_CALENDAR, key=len, reverse=True)) + r")\b", re.IGNORECASE
+)
+_YEAR_BEFORE = re.compile(
+    r"\b(?:in|since|until|till|by|from|after|before|around|circa|c\.|AD|CE|year)\s+$", re.IGNORECASE
+)
+_YEAR_AFTER = re.compile(
+    r"^(?:\s*[,.;:)–—-]|\s+(?:and|or|to|as|when|after|before|until|the|a|an|AD|BC|CE|BCE|by|with|under)\b|\s*$)"
+)
+"""A number of three or four digits after "in", "since", "until" … and before no noun is a year ("began in
+911 as a fiefdom"), whatever the answer's kind."""
+_CENTURY = re.compile(
+    r"\b(\d{1,2})(?:st|nd|rd|th)[\s-]+century\b|\b(" + "|".join(ORDINAL_WORDS[1:22]) + r")[\s-]+century\b",
+    re.IGNORECASE,
+)
+_MEASURE_EVENT = re.compile(
+    r"^\s*(?:-|\s)?\s*(?:m|km|metres?|meters?|-metre|-meter|yards?|yd|miles?|mi|kilomet(?:re|er)s?)\b[\s-]*"
+    r"(?:hurdles?|dash|relay|freestyle|backstroke|breaststroke|butterfly|medley|individual\s+medley|sprint|"
+    r"steeplechase|run|race|walk)\b",
+    re.IGNORECASE,
+)
+"""A distance that names a conventional event ("110 m hurdles", "100-meter dash", "400 m freestyle")."""
+_QUANTIFIERS = frozenset(
+    {
+        "about",
+        "nearly",
+        "over",
+        "some",
+        "around",
+        "approximately",
+        "almost",
+        "roughly",
+        "only",
+        "just",
+        "exactly",
+        "circa",
+        "under",
+        "up",
+        "at",
+        "least",
+        "most",
+    }
+)
+_NAME_BEFORE = re.compile(r"(?<![\w’'-])([A-Z][\w’'.-]*)\s+$")
+_TIME_NOUNS = frozenset({"year", "years", "time", "century", "decade", "day", "month", "week", "season"})
+
+
+def _share_value(text: str) -> float:
+    """The number of a percentage ("52%", "30 per cent": 52.0, 30.0)."""
+    return float(re.match(r"\d+(?:\.\d+)?", text)[0])  # type: ignore[index]
+
+
+def _ordinal_value(match: re.Match[str]) -> int:
+    return int(match[1]) if match[1] else ORDINAL_WORDS.index(match[2].lower()) + 1
+
+
+def _year_of(core: str, before: str, after: str) -> int | None:
+    """The year that ``core`` is: a year answer, or a number of three or four digits that reads as a year
+    where it stands ("in 911 as a fiefdom"), else ``None``."""
+    if (
+        re.fullmatch(r"\d{3,4}", core)
+        and 100 <= int(core) <= 2100
+        and (answer_form(core) == "year" or (_YEAR_BEFORE.search(before) and _YEAR_AFTER.match(after)))
+    ):
+        return int(core)
+    return None
+
+
+def _arithmetic_finding(
+    answer: Answer, article: Article, own: _Sentence, passage: list[_Sentence], alternative: str
+) -> Finding | None:
+    """``arithmetic_tie``: the number can be recomputed from numbers that stay (a conversion beside it, shares
+    that add up to a whole, a total that a count and its share elsewhere imply, a density of the paragraph,
+    the same number again in its paragraph)."""
+    at = answer.start - own.start
+    before, after = own.text[:at], own.text[at + len(answer.core) :]
+    if _CONVERTED_AFTER.match(after) or _CONVERTED_BEFORE.search(before):
+        return Finding("arithmetic_tie", own.text)
+    if _year_of(answer.core, before, after) is not None:
+        return None
+    old, new = number_value(answer.core), number_value(alternative)
+    paragraph = [own, *passage]
+    if _PERCENT.match(answer.core + after[:9]):
+        shares = [
+            _share_value(m[0])
+            for s in paragraph
+            for m in _PERCENT.finditer(s.text)
+            if not (s is own and m.start() <= at < m.end())
+        ]
+        for k in (1, 2):
+            for group in combinations(shares, k):
+                if abs(old + sum(group) - 100) <= SHARES_TOTAL:
+                    return Finding("arithmetic_tie", own.text)
+        return None
+    if old >= SUM_MINIMUM and "." not in answer.core:
+        again = re.compile(rf"(?<![\w.,$£€:/–-]){re.escape(answer.core)}(?![\w%:/–-]|[.,]\d)")
+        for sentence in paragraph:
+            if any(sentence is not own or m.start() != at for m in again.finditer(sentence.text)):
+                return Finding("arithmetic_tie", sentence.text)
+    if old >= 1000 and not _RATIO.match(after[:40].lstrip(" )")):
+        for sentence in paragraph:
+            if _RATIO.search(sentence.text):
+                return Finding("arithmetic_tie", sentence.text)
+        for sentence in article.sentences:
+            shares = [_share_value(m[0]) for m in _PERCENT.finditer(sentence.text)]
+            counts = [
+                v for _, v in _counts(sentence.text) if v < old and v >= SUM_MINIMUM and v not in shares
+            ]
+            if not shares or not counts or sentence is own or not 0 < shares[0] < 100:
+                continue
+            total = counts[0] * 100 / shares[0]
+            if abs(old - total) <= TOTAL_SLACK * total < abs(new - total):
+                return Finding("arithmetic_tie", sentence.text)
+    return None
+
+
+def _impossible_finding(answer: Answer, article: Article, own: _Sentence, alternative: str) -> Finding | None:
+    """``impossible_value``: a day of a month edited as a count ("March 37") or to a day the month has not,
+    a year edited as a count or moved out of a century the article names ("the 10th century"), a distance
+    that names a conventional event ("110 m hurdles")."""
+    at = answer.start - own.start
+    before, after = own.text[:at], own.text[at + len(answer.core) :]
+    if answer.kind == "quantity" and (_DAY_BESIDE.search(before) or _MONTH_AFTER.match(after)):
+        return Finding("impossible_value", own.text)
+    if answer.kind == "date":
+        day = _day_month(alternative) or _day_month(re.sub(r",?\s*\d{3,4}$", "", alternative.strip()))
+        months = [names[-1].lower() for names in parserinfo.MONTHS]
+        if (
+            day is not None
+            and day[1] in months
+            and not 1 <= day[0] <= monthrange(2000, months.index(day[1]) + 1)[1]
+        ):
+            return Finding("impossible_value", own.text)
+    year = _year_of(answer.core, before, after)
+    if year is not None:
+        if answer.kind == "quantity":
+            return Finding("impossible_value", own.text)
+        moved = int(number_value(alternative)) if re.fullmatch(r"\d{3,4}", alternative) else None
+        if moved is not None and (moved - 1) // 100 != (year - 1) // 100:
+            for sentence in article.sentences:
+                if any(_ordinal_value(m) == (year - 1) // 100 + 1 for m in _CENTURY.finditer(sentence.text)):
+                    return Finding("impossible_value", sentence.text)
+    if _MEASURE_EVENT.match(after):
+        return Finding("impossible_value", own.text)
+    return None
+
+
+def _name_number_finding(answer: Answer, article: Article, own: _Sentence) -> Finding | None:
+    """``number_in_name``: the number is part of a name ("Super Bowl 50", "Apollo 11", "Route 66"): a
+    capitalised word that is no quantifier, month or weekday stands right before it, inside the sentence or
+    one the article writes as a name."""
+    before = own.text[: answer.start - own.start]
+    match = _NAME_BEFORE.search(before)
+    if not match:
+        return None
+    word = match[1].rstrip(".")
+    low = word.lower()
+    if low in STOPWORDS or low in _QUANTIFIERS or low in _CALENDAR or low in QUESTION_WORDS:
+        return None
+    if before[: match.start()].strip() or _name(word) in article.vocabulary:
+        return Finding("number_in_name", own.text)
+    return None
+
+
+def _chain_finding(
+    answer: Answer, article: Article, own: _Sentence, passage: list[_Sentence], alternative: str
+) -> Finding | None:
+    """``date_chain_article``: a sentence of another paragraph on the same things (a name of the answer's
+    sentence or question, or two content words of a sentence of its paragraph) dates an event inside the
+    answer's year ("in Virginia in 1676", "in July 1505 … law school"), which the alternative leaves."""
+    old, new = _answer_span(answer.core), _answer_span(alternative)
+    if old is None or new is None:
+        return None
+    names = (own.names | article.names(answer.question)) - article.every_topic
+    words = [stems(s.text) - article.every_topic for s in [own, *passage]]
+    for sentence in article.sentences:
+        if sentence.paragraph == answer.paragraph:
+            continue
+        inside = [
+            span for _, _, span in date_spans(sentence.text) if _within(span, old) and not _within(span, new)
+        ]
+        if not inside:
+            continue
+        mine = stems(sentence.text)
+        if sentence.names & names or any(len(mine & w) >= RESTATED_WORDS for w in words):
+            return Finding("date_chain_article", sentence.text)
+    return None

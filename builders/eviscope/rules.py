@@ -31,6 +31,11 @@ class Failure:
     alternative: str
     sentence: str
     """A part of the sentence of the article that rules the alternative out."""
+    source: str = "squad-dev"
+    """The question source (:data:`~eviscope.suites.eviscope.squad_source.QUESTION_SOURCES`) of the question."""
+    at: str = ""
+    """For a question-irrelevant edit (a value that is not the answer): the words around the value, which
+    find its paragraph (in the question's article) and its place; empty where the value is the answer."""
 
 
 FILLER = (
@@ -588,6 +593,164 @@ DECLARED: tuple[Rule, ...] = (
             ),
         ),
         stricter=True,
+    ),
+    Rule(
+        "arithmetic_tie",
+        "the value can be recomputed from numbers of the article that stay: a conversion written beside it ('305 square miles (790 km2)'), shares of the paragraph that add up to a whole with it (52% and 48%, 31% and 69% of global GDP), a total that a count and its share elsewhere imply ('350,000 … 30% of the city' for 1,300,000 people), a density or ratio of its paragraph ('4,097.9 people per square mile'), or the same number again in its paragraph ('reduced from 44' and '44 members')",
+        'no value that arithmetic ties to numbers that stay: a conversion beside it ("305 square miles (790 km2)", "1,160,000 square miles (3,000,000 km2)"), shares of its paragraph that add up to 100 with it (52% female and 48% male; 31% and 69% of global GDP), a total within 15% of what a count and its share elsewhere imply ("more than 350,000 … about 30% of the city" against 1,800,000 people), a count of a paragraph that gives a density ("4,097.9 people per square mile"), or a number its paragraph states again ("reduced from 44 to 40" and "44 members")',
+        failures=(
+            Failure("57337f6ad058e614000b5bcb", "1,300,000", "1,800,000", "about 30 percent of the city"),
+            Failure("5725fabc89a1e219009ac128", "427,652", "448,775", "per square mile"),
+            Failure("573388854776f41900660cba", "69%", "68%", "31%", "squad-train"),
+            Failure(
+                "573417154776f41900661846", "48%", "43%", "52% was female", "squad-train", "48% was male"
+            ),
+            Failure("56cf9d81234ae51400d9be1f", "790", "820", "305 square miles", "squad-train", "(790 km2)"),
+            Failure("570d44abb3d812140066d5fe", "44", "42", "44 members", at="reduced from 44 to 40"),
+            Failure(
+                "5729f2646aef051400155134",
+                "3,000,000",
+                "2,500,000",
+                "1,160,000 square miles",
+                at="(3,000,000 km2)",
+            ),
+        ),
+        cases=(
+            MadeUp(
+                ("The lake covers 305 square miles ([[790]] km2) of the plain.",),
+                "How large is the lake?",
+                "quantity",
+                "820",
+            ),
+            MadeUp(
+                ("Of the pupils, [[48%]] were boys and 52% were girls.",),
+                "What share of the pupils were boys?",
+                "quantity",
+                "43%",
+            ),
+            MadeUp(
+                (
+                    "The council was reduced from [[44]] to 40 members. Before that, it had 44 members from 22 wards.",
+                ),
+                "How many members did the council have before?",
+                "quantity",
+                "42",
+            ),
+            MadeUp(
+                (
+                    "In 1939 about [[1,300,000]] people lived in the town.",
+                    "Its 350,000 weavers were about 30% of the town.",
+                ),
+                "How many people lived in the town in 1939?",
+                "quantity",
+                "1,800,000",
+            ),
+            MadeUp(
+                ("There were [[427,652]] people in the town. The density was 4,097 people per square mile.",),
+                "How many people lived in the town?",
+                "quantity",
+                "448,775",
+            ),
+        ),
+    ),
+    Rule(
+        "impossible_value",
+        "the value cannot be: a day of a month edited as a count ('March 37') or to a day its month has not, a year edited as a count ('began in 899') or moved out of a century the article names ('the 10th century'), a distance that names a conventional event ('110 m hurdles', not '130 m hurdles')",
+        'no value that cannot be: a day of a month ("arriving on March 31", not "March 37"), a year read as a count ("began in 911 as a fiefdom", not 899) or moved out of a century the article names ("In the course of the 10th century"), a distance that names a conventional event ("110 m hurdles", "100-meter dash")',
+        failures=(
+            Failure(
+                "56db2ce6e7c41114004b4ec0", "31", "37", "March 31", "squad-train", "arriving on March 31"
+            ),
+            Failure(
+                "5d66f8a02b22cd4dfcfbe891",
+                "110",
+                "130",
+                "110 m hurdle",
+                "squadshifts-new-wiki",
+                "110 m hurdle",
+            ),
+            Failure("56de148dcffd8e1900b4b5be", "911", "899", "began in 911", at="began in 911 as a fiefdom"),
+        ),
+        cases=(
+            MadeUp(
+                ("The torch arrived in the city on March [[31]].",),
+                "When did the torch arrive?",
+                "quantity",
+                "37",
+            ),
+            MadeUp(("The duchy began in [[911]] as a fief.",), "How many knights?", "quantity", "899"),
+            MadeUp(
+                ("The abbey was founded in [[1101]].", "It grew through the 12th century."),
+                "When was the abbey founded?",
+                "year",
+                "1099",
+            ),
+            MadeUp(
+                ("She ran the [[100]] m hurdles at the games.",), "How long was her race?", "quantity", "120"
+            ),
+            MadeUp(
+                ("The fair opened on [[30 April]] in the park.",),
+                "When did the fair open?",
+                "date",
+                "31 April",
+            ),
+        ),
+    ),
+    Rule(
+        "number_in_name",
+        "the number is part of a name ('Super Bowl 50', 'Apollo 11', 'Route 66', 'Boeing 747'): changing it names another thing, or a thing the naming convention rules out ('Super Bowl 40' among Roman numerals)",
+        'no number that is part of a name ("for Super Bowl 50, the cameras were upgraded", not "Super Bowl 40"; "Apollo 11", "Route 66", "Boeing 747")',
+        failures=(
+            Failure(
+                "56bec0dd3aeaaa14008c935a", "50", "40", "Super Bowl 50", at="for Super Bowl 50, the cameras"
+            ),
+        ),
+        cases=(
+            MadeUp(("The crew of Apollo [[11]] landed in July.",), "Which mission landed?", "quantity", "12"),
+            MadeUp(
+                ("Traffic on Route [[66]] fell after the highway opened.",),
+                "What road lost traffic?",
+                "quantity",
+                "64",
+            ),
+            MadeUp(
+                ("The airline bought the Boeing [[747]] for long flights.",),
+                "Which model?",
+                "quantity",
+                "757",
+            ),
+        ),
+    ),
+    Rule(
+        "date_chain_article",
+        "a sentence of another paragraph on the same things (a name of the answer's sentence or question, or two content words of a sentence of its paragraph) dates an event inside the answer's year that the alternative leaves ('the two chief armed rebellions (in Virginia in 1676', 'in July 1505 … law school')",
+        'a year or date keeps every date inside it of a sentence of another paragraph on the same things (a name of the answer\'s sentence or question, or two content words of a sentence of its paragraph: Bacon\'s Rebellion and "in Virginia in 1676"; Luther\'s degree of 1505, law school "that year", and leaving "law school" in July 1505)',
+        failures=(
+            Failure("56f7e9caaef2371900625c5a", "1505", "1503", "July 1505"),
+            Failure(
+                "5d6628572b22cd4dfcfbda4c", "1676", "1674", "in Virginia in 1676", "squadshifts-new-wiki"
+            ),
+        ),
+        cases=(
+            MadeUp(
+                (
+                    "Orvel took his degree in [[1505]]. He entered law school that year.",
+                    "In July 1505 he left law school.",
+                ),
+                "When did Orvel take his degree?",
+                "year",
+                "1503",
+            ),
+            MadeUp(
+                (
+                    "The Marsh Rising broke out in [[1676]]. Its rebels burned the mills of the valley.",
+                    "The mills of the valley burned again in May 1676.",
+                ),
+                "When did the Marsh Rising break out?",
+                "year",
+                "1674",
+            ),
+        ),
     ),
 )
 """Every rule of believability, in the order the build reports them."""

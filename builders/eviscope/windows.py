@@ -246,6 +246,47 @@ def _cut_referent(opening: str, cut: str, known: frozenset[str]) -> bool:
     return False
 
 
+_EXAMPLE = re.compile(r"^[^.;:]{0,80}?\b(?:for example|for instance|e\.g\.)(?:\W|$)", re.IGNORECASE)
+"""A sentence that gives an example of what a sentence before it said ("In the United Kingdom, for example,
+…"): cut from that sentence, it does not stand alone."""
+_TIME_HEADS = frozenset(
+    {"year", "time", "century", "decade", "day", "month", "week", "season", "period", "world"}
+)
+"""Heads of a definite description that a reader resolves without the text before it ("the year", "the time")."""
+
+
+def opens_on_definite(sentence: str) -> bool:
+    """``sentence`` names, before its main verb, a definite description of common nouns, with a modifier or a
+    possessive or none ("The use of the term", "The network's lead broadcast team", "At the west end of the
+    zone", "The affected region"): after a cut, its referent is the cut sentence's (issue 32's reads). A
+    description that holds a name ("the United Kingdom", "The Sunday Times") or a number, or of time ("the
+    year"), refers to nothing before it.
+
+    >>> opens_on_definite("The affected region was 1,160,000 square miles."), opens_on_definite("In 1928, Tesla got a patent.")
+    (True, False)
+    >>> opens_on_definite("The Sunday Times notched up several firsts."), opens_on_definite("Sporadic use of the term occurred.")
+    (False, True)
+    """
+    doc = _parse(sentence)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return False
+    for token in doc[: root.i]:
+        head = token.head
+        if (
+            token.lower_ not in _DEMONSTRATIVES
+            or token.dep_ != "det"
+            or head.pos_ != "NOUN"
+            or head.i > root.i
+        ):
+            continue
+        phrase = doc[token.i : head.i + 1]
+        if _stem(head.lower_) in _TIME_HEADS or any(t.pos_ in {"PROPN", "NUM"} for t in phrase):
+            continue
+        return True
+    return False
+
+
 def _inside_quotation(text: str, at: int) -> bool:
     """``text[at]`` stands inside a quotation that opened before it (an odd number of straight double
     quotes, or more “ than ” before it)."""
@@ -293,6 +334,10 @@ def window_problem(
     if first or context.before.strip():
         if _CONNECTIVE.match(opening) or needs_referent(opening):
             return "opens_on_connective"
+        if first and _EXAMPLE.match(opening):
+            return "opens_on_example"
+        if first and opens_on_definite(opening):
+            return "opens_on_definite"
         if _cut_referent(opening, cut, context.known):
             return "cut_referent"
         if _ENUMERATION.match(opening) or text[:start].rstrip().rstrip("”\"' )").endswith(":"):
