@@ -1102,11 +1102,13 @@ _CONVERTED_BEFORE = re.compile(
 """A number written beside its conversion into another unit ("305 square miles (790 km2)", "1,160,000 square
 miles (3,000,000 km2)", "86 km / 53 mi"), on either side."""
 _RATIO = re.compile(
-    r"\bper\s+(?:square\s+)?(?:mile|kilomet|km|sq|capita|household|family|person|head|acre)"
+    r"\bper\s+(?:square\s+)?(?:mile|kilomet|km\b|sq\b|capita|household|family|person|head|acre)"
     r"|/\s*(?:sq\.?\s*mi|km2|km²|mi2|mi²)\b",
     re.IGNORECASE,
 )
 """A density or a ratio of two stated numbers ("4,097.9 people per square mile", "1,427.9/sq mi")."""
+_PERCENT_OF = re.compile(_PERCENT.pattern + r"\s+of\b")
+"""A share of a whole ("about 30 percent of the city's total population"), not a change ("12% greater")."""
 TOTAL_SLACK = 0.15
 """A count within this share of a total that a count and its share imply elsewhere in the article is that
 total ("350,000 … 30% of the city" for Warsaw's 1,300,000)."""
@@ -1189,6 +1191,8 @@ def _arithmetic_finding(
     """``arithmetic_tie``: the number can be recomputed from numbers that stay (a conversion beside it, shares
     that add up to a whole, a total that a count and its share elsewhere imply, a density of the paragraph,
     the same number again in its paragraph)."""
+    if answer.kind != "quantity":
+        return None
     at = answer.start - own.start
     before, after = own.text[:at], own.text[at + len(answer.core) :]
     if _CONVERTED_AFTER.match(after) or _CONVERTED_BEFORE.search(before):
@@ -1219,7 +1223,7 @@ def _arithmetic_finding(
             if _RATIO.search(sentence.text):
                 return Finding("arithmetic_tie", sentence.text)
         for sentence in article.sentences:
-            shares = [_share_value(m[0]) for m in _PERCENT.finditer(sentence.text)]
+            shares = [_share_value(m[0]) for m in _PERCENT_OF.finditer(sentence.text)]
             counts = [
                 v for _, v in _counts(sentence.text) if v < old and v >= SUM_MINIMUM and v not in shares
             ]
@@ -1282,13 +1286,12 @@ def _name_number_finding(answer: Answer, article: Article, own: _Sentence) -> Fi
 def _chain_finding(
     answer: Answer, article: Article, own: _Sentence, passage: list[_Sentence], alternative: str
 ) -> Finding | None:
-    """``date_chain_article``: a sentence of another paragraph on the same things (a name of the answer's
-    sentence or question, or two content words of a sentence of its paragraph) dates an event inside the
+    """``date_chain_article``: a sentence of another paragraph on the same things (two content words of a
+    sentence of the answer's paragraph, the article's topic names left out) dates an event inside the
     answer's year ("in Virginia in 1676", "in July 1505 … law school"), which the alternative leaves."""
     old, new = _answer_span(answer.core), _answer_span(alternative)
     if old is None or new is None:
         return None
-    names = (own.names | article.names(answer.question)) - article.every_topic
     words = [stems(s.text) - article.every_topic for s in [own, *passage]]
     for sentence in article.sentences:
         if sentence.paragraph == answer.paragraph:
@@ -1299,6 +1302,6 @@ def _chain_finding(
         if not inside:
             continue
         mine = stems(sentence.text)
-        if sentence.names & names or any(len(mine & w) >= RESTATED_WORDS for w in words):
+        if any(len(mine & w) >= RESTATED_WORDS for w in words):
             return Finding("date_chain_article", sentence.text)
     return None
