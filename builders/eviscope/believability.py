@@ -1219,8 +1219,15 @@ def _arithmetic_finding(
             if any(sentence is not own or m.start() != at for m in again.finditer(sentence.text)):
                 return Finding("arithmetic_tie", sentence.text)
     if old >= 1000 and not _RATIO.match(after[:40].lstrip(" )")):
+        noun = _NOUN_AFTER.match(after)
+        counted = _stem(noun[1].split()[-1]) if noun else None
         for sentence in paragraph:
-            if _RATIO.search(sentence.text):
+            # A density of what the number counts ("427,652 people" and "4,097.9 people per square mile").
+            if (
+                counted
+                and _RATIO.search(sentence.text)
+                and counted in {_stem(w) for w in tokens(sentence.text)}
+            ):
                 return Finding("arithmetic_tie", sentence.text)
         for sentence in article.sentences:
             shares = [_share_value(m[0]) for m in _PERCENT_OF.finditer(sentence.text)]
