@@ -1220,14 +1220,10 @@ def _arithmetic_finding(
                 return Finding("arithmetic_tie", sentence.text)
     if old >= 1000 and not _RATIO.match(after[:40].lstrip(" )")):
         noun = _NOUN_AFTER.match(after)
-        counted = _stem(noun[1].split()[-1]) if noun else None
+        counted = {_stem(w) for w in noun[1].split()} - STOPWORDS if noun else set()
         for sentence in paragraph:
             # A density of what the number counts ("427,652 people" and "4,097.9 people per square mile").
-            if (
-                counted
-                and _RATIO.search(sentence.text)
-                and counted in {_stem(w) for w in tokens(sentence.text)}
-            ):
+            if _RATIO.search(sentence.text) and counted & {_stem(w) for w in tokens(sentence.text)}:
                 return Finding("arithmetic_tie", sentence.text)
         for sentence in article.sentences:
             shares = [_share_value(m[0]) for m in _PERCENT_OF.finditer(sentence.text)]
