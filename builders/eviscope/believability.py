@@ -1286,6 +1286,16 @@ def _name_number_finding(answer: Answer, article: Article, own: _Sentence) -> Fi
     return None
 
 
+_RANGE_BEFORE = re.compile(r"(?:\bbetween|\bfrom|[–—-])\s*$")
+_RANGE_AFTER = re.compile(r"^\s*(?:[–—-]|and\s+\d|to\s+\d)")
+
+
+def _range_end(text: str, start: int, stop: int) -> bool:
+    """The date at ``text[start:stop]`` is an end of a range ("between 1550 and 1580", "1856 – 7 January
+    1943"), which dates no event of its own."""
+    return bool(_RANGE_BEFORE.search(text[:start]) or _RANGE_AFTER.match(text[stop:]))
+
+
 def _chain_finding(
     answer: Answer, article: Article, own: _Sentence, passage: list[_Sentence], alternative: str
 ) -> Finding | None:
@@ -1300,7 +1310,9 @@ def _chain_finding(
         if sentence.paragraph == answer.paragraph:
             continue
         inside = [
-            span for _, _, span in date_spans(sentence.text) if _within(span, old) and not _within(span, new)
+            span
+            for start, stop, span in date_spans(sentence.text)
+            if _within(span, old) and not _within(span, new) and not _range_end(sentence.text, start, stop)
         ]
         if not inside:
             continue
