@@ -193,3 +193,43 @@ def test_a_window_that_names_what_it_speaks_of_stands_alone(cut: str, window: st
     text = f"{cut} {window}"
     spans = sentence_spans(text)
     assert window_problem(text, spans, 1, 1) is None
+
+
+# Items of the same shape that the classes of issue 32's read must let through: an end of a range dates no
+# event, a density ties no count of something else, a number after a quantifier or at a sentence's start
+# names nothing.
+LET_THROUGH = [
+    MadeUp(
+        (
+            "The charter was signed in [[1550]].",
+            "Sometime between 1550 and 1580 the charter's members were named.",
+        ),
+        "When was the charter signed?",
+        "year",
+        "1552",
+    ),
+    MadeUp(
+        ("The town has [[304,016]] companies.", "Its income is 305% of the average per capita."),
+        "How many companies does the town have?",
+        "quantity",
+        "305,457",
+    ),
+    MadeUp(
+        ("In the final, Nearly [[300]] runners started.",), "How many runners started?", "quantity", "310"
+    ),
+]
+
+
+@pytest.mark.parametrize("case", LET_THROUGH)
+def test_issue_32_classes_let_through_what_is_not_of_their_class(case: MadeUp) -> None:
+    squad, paragraph, start, core = case.article()
+    checker = Believability(squad, [[] for _ in squad.paragraphs])
+    found = checker.finding(
+        Answer(paragraph, start, core, case.kind, case.question), case.alternative, ALL_RULES
+    )
+    assert found is None or found.rule not in {
+        "arithmetic_tie",
+        "impossible_value",
+        "number_in_name",
+        "date_chain_article",
+    }, found
