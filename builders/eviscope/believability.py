@@ -1279,6 +1279,8 @@ def _name_number_finding(answer: Answer, article: Article, own: _Sentence) -> Fi
         return None
     word = match[1].rstrip(".")
     low = word.lower()
+    if _POSSESSIVE.search(word):  # "Harvard's 2,400 professors": a possessor, not a name with a number
+        return None
     if low in STOPWORDS or low in _QUANTIFIERS or low in _CALENDAR or low in QUESTION_WORDS:
         return None
     if before[: match.start()].strip() or _name(word) in article.vocabulary:
@@ -1286,6 +1288,10 @@ def _name_number_finding(answer: Answer, article: Article, own: _Sentence) -> Fi
     return None
 
 
+CHAIN_REACH = 2
+"""A sentence of the answer's paragraph at most this many sentences from the answer's tells of its event
+(``date_chain_article``: "In 1501, … he entered the University of Erfurt" two before "He received his
+master's degree in 1505")."""
 _RANGE_BEFORE = re.compile(r"(?:\bbetween|\bfrom|[–—-])\s*$")
 _RANGE_AFTER = re.compile(r"^\s*(?:[–—-]|and\s+\d|to\s+\d)")
 
@@ -1299,13 +1305,16 @@ def _range_end(text: str, start: int, stop: int) -> bool:
 def _chain_finding(
     answer: Answer, article: Article, own: _Sentence, passage: list[_Sentence], alternative: str
 ) -> Finding | None:
-    """``date_chain_article``: a sentence of another paragraph on the same things (two content words of a
-    sentence of the answer's paragraph, the article's topic names left out) dates an event inside the
+    """``date_chain_article``: a sentence of another paragraph on the same things (two content words of the
+    answer's sentence or of one at most two sentences from it, the article's topic names left out) dates an event inside the
     answer's year ("in Virginia in 1676", "in July 1505 … law school"), which the alternative leaves."""
     old, new = _answer_span(answer.core), _answer_span(alternative)
     if old is None or new is None:
         return None
-    words = [stems(s.text) - article.every_topic for s in [own, *passage]]
+    near = [
+        s for s in passage if abs(article.sentences.index(s) - article.sentences.index(own)) <= CHAIN_REACH
+    ]
+    words = [stems(s.text) - article.every_topic for s in [own, *near]]
     for sentence in article.sentences:
         if sentence.paragraph == answer.paragraph:
             continue

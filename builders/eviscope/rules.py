@@ -723,8 +723,8 @@ DECLARED: tuple[Rule, ...] = (
     ),
     Rule(
         "date_chain_article",
-        "a sentence of another paragraph on the same things (two content words of the answer's sentence or of another sentence of its paragraph) dates an event inside the answer's year that the alternative leaves ('the two chief armed rebellions (in Virginia in 1676', 'in July 1505 … law school')",
-        'a year or date keeps every date inside it of a sentence of another paragraph on the same things (two content words of a sentence of its paragraph: Bacon\'s Rebellion and "in Virginia in 1676"; Luther\'s degree of 1505, law school "that year", and leaving "law school" in July 1505)',
+        "a sentence of another paragraph on the same things (two content words of the answer's sentence or of one at most two sentences from it) dates an event inside the answer's year that the alternative leaves ('the two chief armed rebellions (in Virginia in 1676', 'in July 1505 … law school')",
+        'a year or date keeps every date inside it of a sentence of another paragraph on the same things (two content words of the answer\'s sentence or of one at most two sentences from it: Bacon\'s Rebellion and "in Virginia in 1676"; Luther\'s degree of 1505, law school "that year", and leaving "law school" in July 1505)',
         failures=(
             Failure("56f7e9caaef2371900625c5a", "1505", "1503", "July 1505"),
             Failure(
