@@ -217,6 +217,9 @@ LET_THROUGH = [
     MadeUp(
         ("In the final, Nearly [[300]] runners started.",), "How many runners started?", "quantity", "310"
     ),
+    MadeUp(
+        ("The school's [[2,400]] teachers teach 7,200 pupils.",), "How many teachers?", "quantity", "3,300"
+    ),
 ]
 
 
