@@ -138,7 +138,7 @@ CUT_WINDOWS = [
         "opens_on_definite",
     ),
     (
-        "The term anthropology was first used in 1501.",
+        "Anthropology was first named so in 1501.",
         "Sporadic use of the term for some of the subject matter occurred subsequently, in 1838.",
         "opens_on_definite",
     ),

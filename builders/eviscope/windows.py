@@ -334,10 +334,6 @@ def window_problem(
     if first or context.before.strip():
         if _CONNECTIVE.match(opening) or needs_referent(opening):
             return "opens_on_connective"
-        if first and _EXAMPLE.match(opening):
-            return "opens_on_example"
-        if first and opens_on_definite(opening):
-            return "opens_on_definite"
         if _cut_referent(opening, cut, context.known):
             return "cut_referent"
         if _ENUMERATION.match(opening) or text[:start].rstrip().rstrip("”\"' )").endswith(":"):
@@ -348,6 +344,10 @@ def window_problem(
     following = text[spans[last + 1][0] : spans[last + 1][1]] if last + 1 < len(spans) else context.after
     if following and _ENUMERATION.match(following):
         return "cuts_list"
+    if first and _EXAMPLE.match(opening):
+        return "opens_on_example"
+    if first and opens_on_definite(opening):
+        return "opens_on_definite"
     return None
 
 
