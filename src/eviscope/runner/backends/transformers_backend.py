@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.memory import map_large_blocks
 from eviscope.core.ranges import AT_LEAST_ONE
 from eviscope.runner import manifest, model_files
 from eviscope.runner.backends.base import (
@@ -105,6 +106,9 @@ class TransformersBackend:
         self.max_batch_tokens = max_batch_tokens
         self._torch = torch
         self.device = device
+        # a batch's activations, freed layer by layer, would otherwise stay in glibc's heap (see
+        # eviscope.core.memory): the run's peak RSS is then the weights, the cache and one layer's work
+        large_blocks_mapped = map_large_blocks()
         source = model_files.model_source(model)
         load_from, converted, started = source.name_or_path, None, time.perf_counter()
         try:
@@ -150,6 +154,7 @@ class TransformersBackend:
                 "gguf_converted": converted,
                 "load_s": load_s,
                 "max_batch_tokens": max_batch_tokens,
+                "large_blocks_mapped": large_blocks_mapped,
                 "chat_template": self.chat_template,
                 "torch_version": torch.__version__,
                 "transformers_version": transformers.__version__,
