@@ -7,6 +7,11 @@ Structured output uses xgrammar's logits processor (one grammar matcher per row,
 white space) when xgrammar is installed; without it the tolerant parser and bounded retries do the
 work, and the manifest says so. A tokenizer without a chat template gets a plain
 ``role: content`` transcript, also recorded in the manifest.
+
+Creating the backend fixes glibc's mmap threshold at 4 MiB for the rest of the process
+(:func:`eviscope.core.memory.map_large_blocks`): a batch's freed activations are unmapped instead of
+staying in the heap, which holds the peak RSS to the weights, the key/value cache and one layer's work,
+at the price of page faults on every fresh large block (the manifest's ``large_blocks_mapped``).
 """
 
 from __future__ import annotations
