@@ -7,6 +7,11 @@ Structured output uses xgrammar's logits processor (one grammar matcher per row,
 white space) when xgrammar is installed; without it the tolerant parser and bounded retries do the
 work, and the manifest says so. A tokenizer without a chat template gets a plain
 ``role: content`` transcript, also recorded in the manifest.
+
+Creating the backend fixes glibc's mmap threshold at 4 MiB for the rest of the process
+(:func:`eviscope.core.memory.map_large_blocks`): a batch's freed activations are unmapped instead of
+staying in the heap, which holds the peak RSS to the weights, the key/value cache and one layer's work,
+at the price of page faults on every fresh large block (the manifest's ``large_blocks_mapped``).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.memory import map_large_blocks
 from eviscope.core.ranges import AT_LEAST_ONE
 from eviscope.runner import manifest, model_files
 from eviscope.runner.backends.base import (
@@ -105,6 +111,9 @@ class TransformersBackend:
         self.max_batch_tokens = max_batch_tokens
         self._torch = torch
         self.device = device
+        # a batch's activations, freed layer by layer, would otherwise stay in glibc's heap (see
+        # eviscope.core.memory): the run's peak RSS is then the weights, the cache and one layer's work
+        large_blocks_mapped = map_large_blocks()
         source = model_files.model_source(model)
         load_from, converted, started = source.name_or_path, None, time.perf_counter()
         try:
@@ -150,6 +159,7 @@ class TransformersBackend:
                 "gguf_converted": converted,
                 "load_s": load_s,
                 "max_batch_tokens": max_batch_tokens,
+                "large_blocks_mapped": large_blocks_mapped,
                 "chat_template": self.chat_template,
                 "torch_version": torch.__version__,
                 "transformers_version": transformers.__version__,
