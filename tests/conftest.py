@@ -15,6 +15,7 @@ import pytest
 
 if TYPE_CHECKING:
     from hub_server import FakeHub
+    from space_server import SpaceForks
 
     from eviscope.release.stage import Release
 
@@ -121,6 +122,21 @@ def release(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Re
     from release_fixtures import stage
 
     return stage(built_dataset, tmp_path_factory.mktemp("release") / "stage")
+
+
+@pytest.fixture(scope="session")
+def space_forks(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SpaceForks]:
+    """One parent that has imported the Space's app over the built dataset, forking a Space process
+    (or a results writer) per ``start`` in a second or two (``tests/space_server.py``): the tests that
+    stop, kill and restart the Space share it, so the app's imports are paid once per session."""
+    pytest.importorskip("gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'")
+    from space_server import SpaceForks
+
+    server = SpaceForks(built_dataset, tmp_path_factory.mktemp("forks") / "forks.log")
+    try:
+        yield server
+    finally:
+        server.close()
 
 
 _NOT_COLLECTED: dict[str, list[str]] = {}

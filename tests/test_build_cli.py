@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from eviscope.cli import main
+
 
 def _build(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if k != "EVISCOPE_SQUAD"}
@@ -78,10 +80,11 @@ def test_unknown_config_lists_the_known_ones(tmp_path: Path) -> None:
     assert "eviscope-v9" in line and "eviscope-v1.1" in line
 
 
-def test_json_report(squad_path: Path, tmp_path: Path) -> None:
-    result = _build("eviscope-v1.1", "--squad", str(squad_path), "--out", str(tmp_path), "--json")
-    assert result.returncode == 0, result.stderr
-    full = json.loads(result.stdout)
+def test_json_report(squad_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # in-process: the console script's successful build runs in test_partial_build_warns_about_declared_configs
+    capsys.readouterr()
+    assert main(["build", "eviscope-v1.1", "--squad", str(squad_path), "--out", str(tmp_path), "--json"]) == 0
+    full = json.loads(capsys.readouterr().out)
     assert full == json.loads((tmp_path / "build_report.json").read_text())
     assert list(full) == ["eviscope"]
     report = full["eviscope"]

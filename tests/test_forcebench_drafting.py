@@ -49,11 +49,11 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
 
 
 @pytest.fixture(scope="module")
-def settled(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
-    """What `eviscope build forcebench` writes: the candidates settled by the committed marks."""
-    source = resolve("attributionbench", str(require_attributionbench()))
-    out = tmp_path_factory.mktemp("forcebench-settled")
-    return out, build_forcebench(source, out)
+def settled(built_dataset: Path) -> tuple[Path, dict]:
+    """What `eviscope build forcebench` writes: the candidates settled by the committed marks, and its
+    report (the session's build of every config, from the same AttributionBench copy)."""
+    require_attributionbench()
+    return built_dataset, json.loads((built_dataset / "build_report.json").read_text())["forcebench"]
 
 
 def test_the_drafted_pool_reaches_its_targets(built: tuple[Path, dict]) -> None:

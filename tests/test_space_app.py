@@ -19,7 +19,7 @@ gradio_client = pytest.importorskip(
 
 from gradio_client import Client, handle_file  # noqa: E402
 from gradio_client.exceptions import AppError  # noqa: E402
-from space_server import SpaceServer  # noqa: E402
+from space_server import SpaceForks, SpaceServer  # noqa: E402
 
 from eviscope.core.registry import annotated, browse_filters  # noqa: E402
 from eviscope.core.tables import round_value  # noqa: E402
@@ -322,16 +322,20 @@ def test_annotation_without_sign_in_is_one_local_sheet_and_agreement_names_no_on
         )
 
 
-def test_leaderboard_survives_a_restart(built_dataset: Path, files: dict[str, Path], tmp_path: Path) -> None:
+def test_leaderboard_survives_a_restart(
+    space_forks: SpaceForks, files: dict[str, Path], tmp_path: Path
+) -> None:
     results = tmp_path / "results"
-    server = SpaceServer(built_dataset, results, tmp_path / "first.log")
+    # two Space processes, one after the other, on one results folder: each a fork of a parent that
+    # imported the app but never ran it (the `space` fixture starts it as `python app.py`)
+    server = space_forks.start(results, tmp_path / "first.log")
     try:
         client = Client(server.url, verbose=False)
         client.predict(CONFIG, "lexical", handle_file(files["lexical"]), api_name="/submit")
         before = board(client, CONFIG)["lexical"]
     finally:
         server.stop()
-    server = SpaceServer(built_dataset, results, tmp_path / "second.log")
+    server = space_forks.start(results, tmp_path / "second.log")
     try:
         after = board(Client(server.url, verbose=False), CONFIG)
     finally:

@@ -52,13 +52,10 @@ def uploads(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> di
 
 
 @pytest.fixture(scope="module")
-def forks(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SpaceForks]:
-    """One parent that has imported the app, forking the Space (and writer) processes to kill."""
-    server = SpaceForks(built_dataset, tmp_path_factory.mktemp("forks") / "forks.log")
-    try:
-        yield server
-    finally:
-        server.close()
+def forks(space_forks: SpaceForks) -> SpaceForks:
+    """One parent that has imported the app, forking the Space (and writer) processes to kill (the
+    session's, ``conftest.space_forks``)."""
+    return space_forks
 
 
 def entries(results: Path, config: str) -> dict[str, list[dict[str, Any]]]:
