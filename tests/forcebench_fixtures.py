@@ -40,7 +40,9 @@ def make_row(row_id: str, axis: str, calibrated: str, raised: str, **extra: obje
         "rationale": "The raised claim exceeds the evidence.",
         "source": "AttributionBench/Test:Test_1",
         "annotation_status": "drafted",
-        "claim_source": "evidence_sentence",
+        "claim_source": "attribution_claim",
+        "raised_source": "edit",
+        "source_license": "Apache-2.0",
         "pair_type": "contrast",
         "split": "pool",
     }

@@ -50,24 +50,21 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from eviscope.builders.dataset_card import update_card
-from eviscope.builders.forcebench.claims import (
-    Span,
-    best_span,
-    claim_sentences,
-    passage_spans,
-)
+from eviscope.builders.forcebench.claims import Span, best_span, claim_sentences
+from eviscope.builders.forcebench.human import HUMAN_SOURCES, Unit, read_units
 from eviscope.builders.parquet_split import split_path, write_split
 from eviscope.core.errors import EviScopeError
 from eviscope.core.normalize import contains, norm
 from eviscope.core.sources import SourceRef, how_to_point
 from eviscope.suites.forcebench.lints import (
     DRAFT_LINTS,
+    copies_evidence,
     edit_window,
     entities_and_numbers,
     failed_lints,
@@ -78,7 +75,6 @@ from eviscope.suites.forcebench.rows import AXES, CLAIM_SOURCES, CONFIG, FORCEBE
 from eviscope.suites.forcebench.sheets import apply_marks, read_marks_file
 
 __all__ = [
-    "FLOOR_PER_AXIS",
     "MARKS_FILE",
     "MAX_PER_AXIS",
     "build_forcebench",
@@ -87,11 +83,8 @@ __all__ = [
     "read_attributionbench",
 ]
 
-MAX_PER_AXIS = 60
+MAX_PER_AXIS = 70
 """The most contrast drafts kept per axis (smallest seeded hash first)."""
-
-FLOOR_PER_AXIS = 60
-"""An axis with fewer cited-claim contrast drafts than this is filled up to it from evidence sentences."""
 
 CONTROLS_PER_AXIS = 50
 """The most control drafts (``pair_type: licensed``) kept per axis, cited claims first."""
@@ -263,8 +256,40 @@ def _hash(*parts: object) -> str:
     return hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class Origin:
+    """Where a draft comes from: the source row's key (hashed into the id), the row's ``source``,
+    ``context`` and ``source_license``."""
+
+    key: str
+    source: str
+    context: str
+    license: str
+
+
+def _attribution_origin(row: dict[str, Any]) -> Origin:
+    dataset = row["src_dataset"]
+    terms = "MIT" if dataset == "ExpertQA" else f"Apache-2.0 (AttributionBench); {dataset}'s own terms"
+    return Origin(
+        row["id"],
+        f"AttributionBench/{dataset}:{row['id']}",
+        row["question"].strip() or row["claim"].strip(),
+        terms,
+    )
+
+
+def _human_origin(unit: Unit) -> Origin:
+    return Origin(unit.source, unit.source, unit.context, unit.license)
+
+
 def _draft(
-    row: dict[str, Any], calibrated: str, span: Span, edit: Edit, claim_source: str, pair_type: str
+    row: Origin,
+    calibrated: str,
+    span: Span,
+    edit: Edit,
+    claim_source: str,
+    pair_type: str,
+    raised_source: str = "edit",
 ) -> dict[str, Any]:
     """A candidate row: ``calibrated`` is the weaker claim and ``edit.raised`` the stronger one."""
     old, new = edit.old.strip(" ,"), edit.new
@@ -287,21 +312,27 @@ def _draft(
             f"drops the limit, a stronger {edit.rule.axis} than the passage warrants."
         )
         repair = f'Write "{calibrated_window}" instead of "{raised_window}".'
+    if raised_source == "human":
+        rationale = (
+            f'A person wrote the stronger claim ("{raised_window}") of a finding the cited span states as '
+            f'"{calibrated_window}": {edit.rule.boundary}.'
+        )
     return {
-        "id": "fb-"
-        + _hash(row["id"], edit.rule.axis, edit.rule.name, edit.start, calibrated, pair_type)[:10],
+        "id": "fb-" + _hash(row.key, edit.rule.axis, edit.rule.name, edit.start, calibrated, pair_type)[:10],
         "axis": edit.rule.axis,
         "severity": edit.severity,
-        "context": row["question"].strip() or row["claim"].strip(),
+        "context": row.context,
         "evidence": span.evidence,
         "evidence_span": span.text,
         "calibrated_claim": calibrated,
         "raised_claim": edit.raised,
         "repair": repair,
         "rationale": rationale,
-        "source": f"AttributionBench/{row['src_dataset']}:{row['id']}",
+        "source": row.source,
         "annotation_status": "drafted",
         "claim_source": claim_source,
+        "raised_source": raised_source,
+        "source_license": row.license,
         "pair_type": pair_type,
         "split": "pool",
     }
@@ -408,8 +439,12 @@ def _unnatural(text: str) -> bool:
 
 def _exceeds_span(row: dict[str, Any]) -> bool:
     """The weaker claim names an entity or number that the evidence does not (it says more than its
-    span); compared lower-cased, numbers without commas."""
-    evidence = row["evidence"].lower().replace(",", "")
+    span); compared lower-cased, numbers without commas. A human claim may also name its context
+    (VitaminC's page title: the article the sentence stands in)."""
+    named = (
+        row["evidence"] if row["claim_source"] != "human_claim" else row["context"] + " " + row["evidence"]
+    )
+    evidence = named.lower().replace(",", "")
     claim = row["calibrated_claim"].split(" ", 1)[-1]  # the first word is capitalised as a sentence's
     return any(
         not re.search(rf"(?<!\w){re.escape(item)}(?!\w)", evidence) for item in entities_and_numbers(claim)
@@ -432,6 +467,7 @@ REJECTION_REASONS: tuple[str, ...] = (
     "quantifier_in_superlative",
     "unnatural_claim",
     "calibrated_exceeds_span",
+    "copies_evidence",
     *DRAFT_LINTS,
     "stronger_not_in_span",
     "duplicate_claim_axis",
@@ -460,6 +496,20 @@ _CONTROL_LINTS = tuple(
 )
 
 
+_HUMAN_LINTS = tuple(
+    name for name in DRAFT_LINTS if name not in ("span_covers_claim", "span_licenses_marker")
+)
+_HUMAN_CONTROL_LINTS = tuple(name for name in _CONTROL_LINTS if name != "span_covers_claim")
+"""A human claim is a paraphrase that a person checked against this evidence (VitaminC SUPPORTS,
+Check-COVID SUPPORT, Citation-Integrity ACCURATE, InSciOut's press sentence coded at the abstract's
+strength, MissciPlus's accurate premise): its words need not stand in the span, and that person's
+judgment, not the marker list, says the span warrants its force; so ``span_covers_claim`` and
+``span_licenses_marker`` are not asked of it. Every other lint is (the raise not licensed, local,
+on one axis), and the annotators read every pair. For the same reason a control from a human claim
+needs no ``stronger_not_in_span``: the stronger claim is the person's own, checked against this
+evidence as worded."""
+
+
 def rejection_reasons(candidate: dict[str, Any], edit: Edit) -> list[str]:
     """The reasons ``candidate`` (drafted by ``edit``) is not a pair, in ``REJECTION_REASONS`` order."""
     reasons = [edit.rule.reject] if edit.rule.reject else []
@@ -473,11 +523,14 @@ def rejection_reasons(candidate: dict[str, Any], edit: Edit) -> list[str]:
         reasons.append("unnatural_claim")
     if _exceeds_span(candidate):
         reasons.append("calibrated_exceeds_span")
+    if copies_evidence(candidate):
+        reasons.append("copies_evidence")
+    human = candidate["claim_source"] == "human_claim"
     if candidate["pair_type"] == "contrast":
-        reasons.extend(failed_lints(candidate))
+        reasons.extend(failed_lints(candidate, _HUMAN_LINTS if human else DRAFT_LINTS))
     else:
-        reasons.extend(failed_lints(candidate, _CONTROL_LINTS))
-        if not _stronger_in_span(candidate):
+        reasons.extend(failed_lints(candidate, _HUMAN_CONTROL_LINTS if human else _CONTROL_LINTS))
+        if not human and not _stronger_in_span(candidate):
             reasons.append("stronger_not_in_span")
     return reasons
 
@@ -487,7 +540,8 @@ _NUMBER_SLOT = re.compile(
 )
 _FUTURE_TIME = re.compile(r"\b(?:20[2-9]\d|next|coming|upcoming|soon|later this|by the end of)\b", re.I)
 _NO_QUANTITY_BEFORE = re.compile(
-    r"(?:\b[A-Z][\w.]*|\b(?:over|under|than|least|most|to|from|between|about|nearly|almost|around|up|No)) $"
+    r"(?:\b[A-Z][\w.]*|\b(?:over|under|than|least|most|to|from|between|about|nearly|almost|around|up|No"
+    r"|type|phase|grade|stage|class|level|version|number|no|part|chapter|step|day|week|year|wave|round)) $"
 )
 _PLURAL_BEFORE = re.compile(r"(?:[a-rt-z]s|people|children|men|women|they|we|you)\s*$", re.I)
 _CAUSE_SLOT = re.compile(r"(?=\b(?:due to|because of|caused by|the result of)\b)")
@@ -516,7 +570,7 @@ def lowerings(sentence: str, vocabulary: Counter[tuple[str, str, str, str]]) -> 
             slots, cut = [m.start() for m in _CAUSE_SLOT.finditer(sentence)], 0
         else:
             continue
-        if rule == "prediction-to-future-fact" and not _FUTURE_TIME.search(sentence):
+        if rule == "forecast-to-certainty" and not _FUTURE_TIME.search(sentence):
             continue  # "will" lowers to "is expected to" only for a dated or planned future
         for at in slots:
             if _NEGATION_BEFORE.search(sentence[max(0, at - 30) : at]):
@@ -549,61 +603,124 @@ def _marker_key(edit: Edit) -> tuple[str, str, str, str]:
     return (edit.rule.axis, edit.rule.name, edit.old.strip(" ,").lower(), edit.new.strip().lower())
 
 
-def draft_rows(
-    source_rows: list[dict[str, Any]], seed: int = 0
-) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Draft ForceBench candidates from AttributionBench rows; returns the rows and drafting statistics.
+OVER_CLAIM_MARKERS: Counter[tuple[str, str, str, str]] = Counter(
+    [
+        *(
+            ("relation", "associated-change-to-effect", f"{be} associated with {change}", verb)
+            for be, ending in (("is", "s"), ("are", ""))
+            for change, verb in (("increased", "increase" + ending), ("reduced", "reduce" + ending))
+        ),
+        *(
+            ("relation", "association-to-causation", f"{be} associated with", verb)
+            for be, verb in (("is", "causes"), ("are", "cause"), ("was", "caused"), ("were", "caused"))
+        ),
+    ]
+)
+"""The lowerings tried on a person's causal over-claim beside the contrast pairs' own markers: the
+association that the raise rules turn back into ``increases``, ``reduces`` or ``causes``."""
 
-    Contrast pairs: cited claims first, an axis with fewer than ``FLOOR_PER_AXIS`` filled up from
-    evidence sentences, at most ``MAX_PER_AXIS`` per axis. Controls: claims whose span says the
-    stronger marker, lowered with the contrast pairs' markers (``lowerings``), drawn in proportion to
-    how often the contrast pairs use each marker (``_select_matched``), at most ``CONTROLS_PER_AXIS``
-    per axis, cited claims first. No calibrated claim is on two axes or in two pairs.
+
+def draft_rows(
+    source_rows: list[dict[str, Any]], seed: int = 0, units: Sequence[Unit] = ()
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Draft ForceBench candidates from AttributionBench rows and the human sources' ``units``;
+    returns the rows and drafting statistics.
+
+    Contrast pairs: every cited or human claim with a rule's marker, raised by that rule
+    (``raised_source: edit``), and every human over-claim lowered to its source's calibrated marker
+    (``lowerings``; ``raised_source: human``); at most ``MAX_PER_AXIS`` per axis, drawn in turn from
+    each source (``_interleave``). Controls: claims whose span says the stronger marker, lowered with
+    the contrast pairs' markers (``lowerings``), drawn in proportion to how often the contrast pairs
+    use each marker (``_select_matched``), at most ``CONTROLS_PER_AXIS`` per axis. No calibrated claim
+    is on two axes or in two pairs, and no claim copies its evidence (``copies_evidence``).
     """
-    attributable = [row for row in source_rows if row["attribution_label"] == "attributable"]
-    claims, sentences = _Pool(one_per_row=False), _Pool(one_per_row=True)
-    units: list[tuple[dict[str, Any], str, Span, str]] = []
-    for row in attributable:
+    claim_units: list[tuple[Origin, str, Span, str]] = []
+    for row in source_rows:
+        if row["attribution_label"] != "attributable":
+            continue
+        origin = _attribution_origin(row)
         for sentence in claim_sentences(row["claim"]):
             if eligible_sentence(sentence, answer_pronoun=True):
                 span = best_span(sentence, row["references"]) or _NO_SPAN
-                units.append((row, sentence, span, "attribution_claim"))
-        for span in (span for reference in row["references"] for span in passage_spans(reference)):
-            if eligible_sentence(span.text):
-                units.append((row, span.text, span, "evidence_sentence"))
-    for row, sentence, span, claim_source in units:
-        pool = claims if claim_source == "attribution_claim" else sentences
+                claim_units.append((origin, sentence, span, "attribution_claim"))
+    for unit in units:
+        if unit.claim and eligible_sentence(unit.claim):
+            claim_units.append(
+                (_human_origin(unit), unit.claim, Span(unit.span, unit.evidence), "human_claim")
+            )
+    pools = {name: _Pool(one_per_row=False) for name in (*CLAIM_SOURCES[:2], "human_raise")}
+    for origin, sentence, span, claim_source in claim_units:
         for edit in find_edits(sentence):
-            pool.add(_draft(row, sentence, span, edit, claim_source, "contrast"), edit, seed)
+            pools[claim_source].add(
+                _draft(origin, sentence, span, edit, claim_source, "contrast"), edit, seed
+            )
+    markers = Counter(_marker_key(edit) for pool in pools.values() for _, _, edit in pool.passing)
+    for unit in units:
+        if not unit.over_claim or not eligible_sentence(unit.over_claim):
+            continue
+        mine = Counter({key: n for key, n in (markers + OVER_CLAIM_MARKERS).items() if key[0] == unit.axis})
+        for weak, edit in lowerings(unit.over_claim, mine):
+            draft = _draft(
+                _human_origin(unit),
+                weak,
+                Span(unit.span, unit.evidence),
+                edit,
+                "human_claim",
+                "contrast",
+                "human",
+            )
+            pools["human_raise"].add(draft, edit, seed)
     used: set[str] = set()
-    contrast = _select([claims, sentences], MAX_PER_AXIS, FLOOR_PER_AXIS, used)
+    contrast = _select(list(pools.values()), MAX_PER_AXIS, used)
     vocabulary = Counter(_marker_key(edit) for _, _, edit in contrast)
-    control_claims = _Pool(one_per_row=False, pair_type="licensed")
-    control_sentences = _Pool(one_per_row=True, pair_type="licensed")
-    for row, sentence, span, claim_source in units:
+    controls_pools = {name: _Pool(one_per_row=False, pair_type="licensed") for name in CLAIM_SOURCES[:2]}
+    for origin, sentence, span, claim_source in claim_units:
         if norm(sentence) in used:
             continue
-        pool = control_claims if claim_source == "attribution_claim" else control_sentences
         for weak, edit in lowerings(sentence, vocabulary):
-            pool.add(_draft(row, weak, span, edit, claim_source, "licensed"), edit, seed)
-    controls = _select_matched([control_claims, control_sentences], vocabulary, used)
+            controls_pools[claim_source].add(
+                _draft(origin, weak, span, edit, claim_source, "licensed"), edit, seed
+            )
+    controls = _select_matched(list(controls_pools.values()), vocabulary, used)
     rows = sorted((c for _, c, _ in contrast + controls), key=lambda c: (c["axis"], c["id"]))
     rows = [row for axis in AXES for row in rows if row["axis"] == axis]
-    stats = {
-        f"{pool.pair_type}/{name}": pool.stats(
-            {
-                axis: sum(c["axis"] == axis and c["claim_source"] == name for _, c, _ in chosen)
-                for axis in AXES
-            }
-        )
-        for pool, name, chosen in (
-            (claims, "attribution_claim", contrast),
-            (sentences, "evidence_sentence", contrast),
-            (control_claims, "attribution_claim", controls),
-            (control_sentences, "evidence_sentence", controls),
-        )
-    }
+    stats = {}
+    for pool_type, named, chosen in (("contrast", pools, contrast), ("licensed", controls_pools, controls)):
+        for name, pool in named.items():
+            raised_source = "human" if name == "human_raise" else "edit"
+            claim_source = "human_claim" if name == "human_raise" else name
+            stats[f"{pool_type}/{name}"] = pool.stats(
+                {
+                    axis: sum(
+                        c["axis"] == axis
+                        and c["claim_source"] == claim_source
+                        and c["raised_source"] == raised_source
+                        for _, c, _ in chosen
+                    )
+                    for axis in AXES
+                }
+            )
     return rows, stats
+
+
+def source_name(source: str) -> str:
+    """The source dataset of a row's ``source`` (``AttributionBench/HAGRID:…`` gives
+    ``AttributionBench``, ``InSciOut:25-191`` gives ``InSciOut``).
+
+    >>> source_name("AttributionBench/HAGRID:HAGRID_5b49"), source_name("VitaminC:5ec2_1")
+    ('AttributionBench', 'VitaminC')
+    """
+    return source.split(":", 1)[0].split("/", 1)[0]
+
+
+def _interleave(items: list[tuple[str, dict[str, Any], Edit]]) -> list[tuple[str, dict[str, Any], Edit]]:
+    """``items`` drawn in turn from each source (``source_name``, in name order), each source's own
+    in hash order with its human over-claims first, so that a cap takes every source's share."""
+    groups: dict[str, list[tuple[str, dict[str, Any], Edit]]] = {}
+    for item in sorted(items, key=lambda item: (item[1]["raised_source"] != "human", item[0])):
+        groups.setdefault(source_name(item[1]["source"]), []).append(item)
+    ordered = [groups[name] for name in sorted(groups)]
+    return [group[i] for i in range(max(map(len, ordered), default=0)) for group in ordered if i < len(group)]
 
 
 def _select_matched(
@@ -612,13 +729,10 @@ def _select_matched(
     """Per axis, at most ``CONTROLS_PER_AXIS`` controls whose markers follow the contrast pairs':
     each marker (axis, rule, limiter, raised form) gets slots in proportion to its contrast count, a
     marker short of drafts leaves its slots empty rather than give them to another (so a
-    claim-only classifier cannot tell the pair type by the marker), cited claims first, then in
-    hash order; axes with fewest contrast pairs first, so a claim that fits two axes goes to the scarcer.
-    A claim already used (a contrast pair, another control) is skipped and counted."""
-    candidates = sorted(
-        (item for pool in pools for item in pool.chosen()),
-        key=lambda item: (item[1]["claim_source"] != "attribution_claim", item[0]),
-    )
+    claim-only classifier cannot tell the pair type by the marker), drawn in turn from each source
+    (``_interleave``); axes with fewest contrast pairs first, so a claim that fits two axes goes to
+    the scarcer. A claim already used (a contrast pair, another control) is skipped and counted."""
+    candidates = _interleave([item for pool in pools for item in pool.chosen()])
     pool_of = {id(item[1]): pool for pool in pools for item in pool.passing}
     picked: list[tuple[str, dict[str, Any], Edit]] = []
     contrasts = Counter(key[0] for key in vocabulary.elements())
@@ -647,34 +761,28 @@ def _select_matched(
     return picked
 
 
-def _select(
-    pools: list[_Pool], most: int, floor: int, used: set[str]
-) -> list[tuple[str, dict[str, Any], Edit]]:
-    """Per axis, the first pool's drafts (at most ``most``), then the second's up to ``floor``; a
-    calibrated claim already in ``used`` (on another axis or pair) is skipped and counted. Axes are
-    filled scarcest first, so a claim that fits two axes goes to the one with fewer drafts."""
-    chosen_by_pool = [pool.chosen() for pool in pools]
-    scarcity = {
-        axis: sum(c["axis"] == axis for chosen in chosen_by_pool for _, c, _ in chosen) for axis in AXES
-    }
+def _select(pools: list[_Pool], most: int, used: set[str]) -> list[tuple[str, dict[str, Any], Edit]]:
+    """Per axis, at most ``most`` drafts of all pools, drawn in turn from each source
+    (``_interleave``); a calibrated claim already in ``used`` (on another axis or pair) is skipped
+    and counted. Axes are filled scarcest first, so a claim that fits two axes goes to the one with
+    fewer drafts."""
+    chosen = [item for pool in pools for item in pool.chosen()]
+    pool_of = {id(item[1]): pool for pool in pools for item in pool.passing}
+    scarcity = {axis: sum(c["axis"] == axis for _, c, _ in chosen) for axis in AXES}
     picked: list[tuple[str, dict[str, Any], Edit]] = []
     for axis in sorted(AXES, key=lambda axis: (scarcity[axis], AXES.index(axis))):
-        mine: list[tuple[str, dict[str, Any], Edit]] = []
-        for pool, chosen, limit in zip(pools, chosen_by_pool, (most, floor), strict=True):
-            for item in chosen:
-                candidate = item[1]
-                if candidate["axis"] != axis:
-                    continue
-                claim = norm(candidate["calibrated_claim"])
-                if claim in used:
-                    pool.removed.setdefault("claim_on_other_axis", Counter())[axis] += 1
-                elif len(mine) >= limit:
-                    pool.removed.setdefault("over_axis_cap", Counter())[axis] += 1
-                else:
-                    used.add(claim)
-                    used.add(norm(candidate["raised_claim"]))
-                    mine.append(item)
-        picked.extend(mine)
+        mine = 0
+        for item in _interleave([item for item in chosen if item[1]["axis"] == axis]):
+            candidate, pool = item[1], pool_of[id(item[1])]
+            claim = norm(candidate["calibrated_claim"])
+            if claim in used or norm(candidate["raised_claim"]) in used:
+                pool.removed.setdefault("claim_on_other_axis", Counter())[axis] += 1
+            elif mine >= most:
+                pool.removed.setdefault("over_axis_cap", Counter())[axis] += 1
+            else:
+                used.update({claim, norm(candidate["raised_claim"])})
+                mine += 1
+                picked.append(item)
     return picked
 
 
@@ -683,15 +791,31 @@ _NO_SPAN = Span("", "")
 
 
 def build_forcebench(
-    source: SourceRef, out_dir: Path, seed: int = 0, marks: Path | None = MARKS_FILE
+    source: SourceRef,
+    out_dir: Path,
+    seed: int = 0,
+    marks: Path | None = MARKS_FILE,
+    human: Mapping[str, SourceRef | None] | None = None,
 ) -> dict[str, Any]:
-    """Build ``out_dir/data/forcebench/test.parquet`` from AttributionBench, settled by the ``marks``
-    file (None: every row ``drafted``); return the build report.
+    """Build ``out_dir/data/forcebench/test.parquet`` from AttributionBench and the human sources in
+    ``human`` (name → its copy; a name missing or None: that source is left out and the report says
+    so), settled by the ``marks`` file (None: every row ``drafted``); return the build report.
 
-    Two builds from the same source, seed and marks write byte-identical files.
+    Two builds from the same sources, seed and marks write byte-identical files.
     """
     source_rows, read = read_attributionbench(source)
-    drafts, stats = draft_rows(source_rows, seed)
+    human = human or {}
+    units: list[Unit] = []
+    human_read: dict[str, Any] = {}
+    for spec in HUMAN_SOURCES:
+        ref = human.get(spec.name)
+        if ref is None:
+            human_read[spec.name] = None
+            continue
+        mine = read_units(spec, ref)
+        units.extend(mine)
+        human_read[spec.name] = {"location": ref.location, "via": ref.via, "units": len(mine)}
+    drafts, stats = draft_rows(source_rows, seed, units)
     applied = apply_marks(drafts, {} if marks is None else read_marks_file(marks), seed)
     rows = applied.rows
     table = write_split(Path(out_dir), CONFIG, rows, FORCEBENCH_FEATURES)
@@ -719,6 +843,15 @@ def build_forcebench(
         if rows
         else 0.0,
         "source_dataset": dict(sorted(Counter(r["source"].split(":", 1)[0] for r in rows).items())),
+        "source_axis": {
+            name: {
+                axis: sum(r["axis"] == axis and source_name(r["source"]) == name for r in rows)
+                for axis in AXES
+            }
+            for name in sorted({source_name(r["source"]) for r in rows})
+        },
+        "raised_source": dict(sorted(Counter(r["raised_source"] for r in rows).items())),
+        "human_sources": human_read,
         "pair_type": {
             axis: {pt: sum(r["axis"] == axis and r["pair_type"] == pt for r in rows) for pt in PAIR_TYPES}
             for axis in AXES
