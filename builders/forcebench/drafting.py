@@ -575,6 +575,8 @@ def lowerings(sentence: str, vocabulary: Counter[tuple[str, str, str, str]]) -> 
         for at in slots:
             if _NEGATION_BEFORE.search(sentence[max(0, at - 30) : at]):
                 continue
+            if axis == "relation" and _NO_CAUSE_SLOT.match(sentence, at + cut):
+                continue  # "caused by" or "causes X to be" has no association in its place
             verb = old.split(" ", 1)[0]
             if verb in ("is", "are", "was", "were") and (verb in ("is", "was")) == bool(
                 _PLURAL_BEFORE.search(sentence[:at])
@@ -595,6 +597,7 @@ def lowerings(sentence: str, vocabulary: Counter[tuple[str, str, str, str]]) -> 
                     break
 
 
+_NO_CAUSE_SLOT = re.compile(r"\s+by\b|\s+(?:[\w-]+\s+){1,4}to\s+\w+")
 _CONSENSUS = re.compile(r"\b(?:widely|generally|commonly)\b", re.I)
 _NEGATION_BEFORE = re.compile(r"\b(?:not|no|never|without|cannot|nor)\b|n't\b", re.I)
 
@@ -634,7 +637,7 @@ def draft_rows(
     use each marker (``_select_matched``), at most ``CONTROLS_PER_AXIS`` per axis. No calibrated claim
     is on two axes or in two pairs, and no claim copies its evidence (``copies_evidence``).
     """
-    claim_units: list[tuple[Origin, str, Span, str]] = []
+    claim_units: list[tuple[Origin, str, Span, str, tuple[str, ...]]] = []
     for row in source_rows:
         if row["attribution_label"] != "attributable":
             continue
@@ -642,15 +645,15 @@ def draft_rows(
         for sentence in claim_sentences(row["claim"]):
             if eligible_sentence(sentence, answer_pronoun=True):
                 span = best_span(sentence, row["references"]) or _NO_SPAN
-                claim_units.append((origin, sentence, span, "attribution_claim"))
+                claim_units.append((origin, sentence, span, "attribution_claim", AXES))
     for unit in units:
         if unit.claim and eligible_sentence(unit.claim):
             claim_units.append(
-                (_human_origin(unit), unit.claim, Span(unit.span, unit.evidence), "human_claim")
+                (_human_origin(unit), unit.claim, Span(unit.span, unit.evidence), "human_claim", unit.axes)
             )
     pools = {name: _Pool(one_per_row=False) for name in (*CLAIM_SOURCES[:2], "human_raise")}
-    for origin, sentence, span, claim_source in claim_units:
-        for edit in find_edits(sentence):
+    for origin, sentence, span, claim_source, axes in claim_units:
+        for edit in (edit for edit in find_edits(sentence) if edit.rule.axis in axes):
             pools[claim_source].add(
                 _draft(origin, sentence, span, edit, claim_source, "contrast"), edit, seed
             )
@@ -674,10 +677,10 @@ def draft_rows(
     contrast = _select(list(pools.values()), MAX_PER_AXIS, used)
     vocabulary = Counter(_marker_key(edit) for _, _, edit in contrast)
     controls_pools = {name: _Pool(one_per_row=False, pair_type="licensed") for name in CLAIM_SOURCES[:2]}
-    for origin, sentence, span, claim_source in claim_units:
+    for origin, sentence, span, claim_source, axes in claim_units:
         if norm(sentence) in used:
             continue
-        for weak, edit in lowerings(sentence, vocabulary):
+        for weak, edit in lowerings(sentence, Counter({k: n for k, n in vocabulary.items() if k[0] in axes})):
             controls_pools[claim_source].add(
                 _draft(origin, weak, span, edit, claim_source, "licensed"), edit, seed
             )

@@ -23,6 +23,11 @@ from typing import Any
 
 from eviscope.core.errors import EviScopeError
 from eviscope.core.sources import SourceRef, how_to_point
+from eviscope.suites.forcebench.rows import AXES
+
+VITAMINC_AXES = ("scope", "temporal", "numeric")
+"""VitaminC's axes: its Wikipedia claims give dated states, figures and quantifiers; "associated
+with" there names an affiliation and "suggested" a proposal, so relation and modality are left out."""
 
 __all__ = ["HUMAN_SOURCES", "HumanSource", "Unit", "detokenize", "read_units"]
 
@@ -44,6 +49,8 @@ class Unit:
     """A person's own over-claim of the same finding ('' when the source holds none)."""
     axis: str = ""
     """The axis of ``over_claim``."""
+    axes: tuple[str, ...] = AXES
+    """The axes the source's claims are drafted on."""
 
 
 def _load_jsonl(path: Path, name: str) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -181,6 +188,7 @@ def read_vitaminc(folder: Path) -> Iterator[Unit]:
             evidence,
             evidence,
             claim,
+            axes=VITAMINC_AXES,
         )
 
 

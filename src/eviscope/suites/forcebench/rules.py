@@ -48,6 +48,7 @@ docstring to it:
 | temporal | `past-count-to-present`           | `had a population of`, `had N employees/members/residents/…` (not in a dated attribution frame: `According to the 2010 census`)                                                                                      | `has …`                                                                                         | 2              |
 | temporal | `past-ranking-to-present`         | `was/were ranked/rated/listed` (not `named`/`voted`: an event, which `is named` does not make current), in a sentence with no date or time phrase                                                                    | `is/are …`                                                                                      | 2              |
 | temporal | `since-date-to-timeless`          | `since [month] [day,] year` ending a clause, in a sentence with `has`/`have`                                                                                                                                         | `for all time`; rejected: `unnatural_raise`                                                     | 1              |
+| temporal | `so-far-to-undated`               | `so far`, `to date`, `as of this/last spring/…/year` closing a clause, in a present-tense sentence (`is/are/has/have/remains/…`) without `was/were/had/did/will/would/yet`                                           | deleted (the undated present)                                                                   | 2              |
 | temporal | `current-to-timeless`             | `currently`, `at present`, `presently`, `is/are now` (not `what is now`)                                                                                                                                             | `always`; rejected: `unnatural_raise`                                                           | 1              |
 | numeric  | `approximation-to-exact`          | `about`, `approximately`, `around`, `roughly`, `circa`, `close to`, `(an) estimated`, `some`, `nearly`, `almost` + number                                                                                            | deleted (exact point; `in` before a bare year)                                                  | 1              |
 | numeric  | `bound-to-exact`                  | `more/less/fewer than`, `over`, `under`, `at least`, `at most`, `up to`, `upwards of` + number                                                                                                                       | deleted; rejected: `bound_deletion_only`                                                        | 2              |
@@ -813,6 +814,31 @@ RULES: tuple[Rule, ...] = (
         licensing=Licensing(same_year, raised_marker(r"\b(?:always|forever|for all time)\b")),
         limiter="`since [month] [day,] year` ending a clause, in a sentence with `has`/`have`",
         raised_form="`for all time`",
+    ),
+    Rule(
+        "temporal",
+        "so-far-to-undated",
+        re.compile(
+            r",? (?:so far|to date|as of (?:this|last) (?:spring|summer|autumn|fall|winter|week|month|year))(?=[,.;]| and\b| but\b)"
+        ),
+        _const(""),
+        2,
+        "a state up to a given time, not a settled one",
+        veto=re.compile(
+            r"\b(?:was|were|had|did|will|would|yet)\b"
+            r"|^(?!.*\b(?:is|are|has|have|remains?|makes? up|holds?|stands? at|totals?)\b)",
+            re.I,
+        ),
+        licensing=Licensing(
+            marker(
+                r"\b(?:so far|to date|as of|through|until|by (?:the end of )?(?:{_MONTHS})|up to|initial|early|preliminary|(?:19|20)\d\d)\b".replace(
+                    "{_MONTHS}", _MONTHS
+                )
+            ),
+            raised_marker(r"\b(?:always|permanently|consistently|in general|generally)\b"),
+        ),
+        limiter="`so far`, `to date`, `as of this/last spring/…/year` closing a clause, in a present-tense sentence (`is/are/has/have/remains/…`) without `was/were/had/did/will/would/yet`",
+        raised_form="deleted (the undated present)",
     ),
     Rule(
         "temporal",
