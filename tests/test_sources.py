@@ -5,6 +5,9 @@ import pytest
 from eviscope.core.errors import EviScopeError
 from eviscope.core.sources import Source, resolve, sources
 
+HUMAN = ["insciout", "vitaminc_real", "check_covid", "missciplus", "citation_integrity", "timeqa_human"]
+"""ForceBench's sources of human-written claims (issue 33), each with its flag and variable."""
+
 
 def test_flag_wins_over_environment() -> None:
     ref = resolve("squad", "/flag.json", environ={"EVISCOPE_SQUAD": "/env.json"})
@@ -33,7 +36,7 @@ def test_every_source_is_declared_by_what_reads_it_and_every_config_names_one_of
     from eviscope.core.registry import benchmarks, source_of
     from eviscope.ragonite.confquestions import CONFQUESTIONS
 
-    assert list(sources()) == ["squad", "attributionbench", "confquestions"]
+    assert list(sources()) == ["squad", "attributionbench", *HUMAN, "confquestions"]
     assert sources()["confquestions"] is CONFQUESTIONS
     for bench in benchmarks():
         for config in bench.configs:
@@ -47,12 +50,13 @@ def test_an_unknown_source_or_an_undeclared_one_names_the_known_ones(monkeypatch
     from eviscope.core.registry import Config, benchmark, source_of
 
     with pytest.raises(
-        EviScopeError, match=r"^unknown source 'sqaud'; known: squad, attributionbench, confquestions$"
+        EviScopeError,
+        match=rf"^unknown source 'sqaud'; known: squad, attributionbench, {', '.join(HUMAN)}, confquestions$",
     ):
         resolve("sqaud", None, environ={})
     with pytest.raises(
         EviScopeError,
-        match=r"names source 'squad', which ForceBench does not declare \(its sources: attributionbench\)",
+        match=r"names source 'squad', which ForceBench does not declare \(its sources: attributionbench, insciout,",
     ):
         source_of(benchmark("forcebench"), Config("forcebench", "squad"))
     # two different sources under one name would make a flag mean two things

@@ -80,6 +80,7 @@ __all__ = [
     "build_forcebench",
     "draft_rows",
     "eligible_sentence",
+    "lints_of",
     "read_attributionbench",
 ]
 
@@ -510,6 +511,15 @@ needs no ``stronger_not_in_span``: the stronger claim is the person's own, check
 evidence as worded."""
 
 
+def lints_of(row: dict[str, Any]) -> tuple[str, ...]:
+    """The lints asked of ``row``: all of ``DRAFT_LINTS`` (controls: those less the two on the raised
+    form), less the two span lints for a human claim (``_HUMAN_LINTS``)."""
+    human = row["claim_source"] == "human_claim"
+    if row["pair_type"] == "contrast":
+        return _HUMAN_LINTS if human else DRAFT_LINTS
+    return _HUMAN_CONTROL_LINTS if human else _CONTROL_LINTS
+
+
 def rejection_reasons(candidate: dict[str, Any], edit: Edit) -> list[str]:
     """The reasons ``candidate`` (drafted by ``edit``) is not a pair, in ``REJECTION_REASONS`` order."""
     reasons = [edit.rule.reject] if edit.rule.reject else []
@@ -525,13 +535,13 @@ def rejection_reasons(candidate: dict[str, Any], edit: Edit) -> list[str]:
         reasons.append("calibrated_exceeds_span")
     if copies_evidence(candidate):
         reasons.append("copies_evidence")
-    human = candidate["claim_source"] == "human_claim"
-    if candidate["pair_type"] == "contrast":
-        reasons.extend(failed_lints(candidate, _HUMAN_LINTS if human else DRAFT_LINTS))
-    else:
-        reasons.extend(failed_lints(candidate, _HUMAN_CONTROL_LINTS if human else _CONTROL_LINTS))
-        if not human and not _stronger_in_span(candidate):
-            reasons.append("stronger_not_in_span")
+    reasons.extend(failed_lints(candidate, lints_of(candidate)))
+    if (
+        candidate["pair_type"] == "licensed"
+        and candidate["claim_source"] != "human_claim"
+        and not _stronger_in_span(candidate)
+    ):
+        reasons.append("stronger_not_in_span")
     return reasons
 
 
