@@ -1,6 +1,9 @@
-"""Wall time and peak memory of ``eviscope build`` for each config, from the full SQuAD dev file.
+"""Wall time and peak memory of ``eviscope build`` for each config, from every EviScope question source.
 
     python benchmarks/build.py [--squad PATH]
+
+SQuAD dev is ``--squad``; the other question sources (``eviscope-xl`` reads them) are their
+``EVISCOPE_<NAME>`` variables, else the checkout's ``../shared/data`` copies (:data:`OTHER_SOURCES`).
 
 Each config is built in a fresh process (imports included, as a user runs it), then all three in
 one process. The first build runs with an empty typing cache (``$EVISCOPE_CACHE`` pointed at a new
@@ -19,6 +22,12 @@ import time
 from pathlib import Path
 
 CONFIGS = ("eviscope-v1", "eviscope-v1.1", "eviscope-xl")
+OTHER_SOURCES = {
+    "EVISCOPE_SQUAD_TRAIN": "squad/train-part",
+    "EVISCOPE_TYDIQA_GOLDP_EN": "tydiqa-goldp-en",
+    "EVISCOPE_SQUADSHIFTS_NEW_WIKI": "squadshifts-new-wiki",
+    "EVISCOPE_MLQA_EN_DEV": "mlqa-en-dev",
+}
 TARGET_S = 10.0
 
 
@@ -45,6 +54,9 @@ def main() -> None:
     )
     parser.add_argument("--squad", default=default, help="SQuAD v1.1 dev JSON (default: $EVISCOPE_SQUAD)")
     args = parser.parse_args()
+    data = Path(__file__).resolve().parents[2] / "shared/data"
+    for variable, folder in OTHER_SOURCES.items():
+        os.environ.setdefault(variable, str(data / folder))
     with tempfile.TemporaryDirectory() as tmp:
         cache = Path(tmp) / "cache"
         cold, cpu, mib = measure(list(CONFIGS), args.squad, Path(tmp) / "cold", cache)

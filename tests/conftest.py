@@ -30,9 +30,36 @@ def _source(variable: str, default: str, what: str) -> Path:
     return path
 
 
+QUESTION_SOURCES: dict[str, tuple[str, str]] = {
+    "EVISCOPE_SQUAD_TRAIN": ("shared/data/squad/train-part", "SQuAD v1.1 train part"),
+    "EVISCOPE_TYDIQA_GOLDP_EN": ("shared/data/tydiqa-goldp-en", "TyDi QA GoldP English"),
+    "EVISCOPE_SQUADSHIFTS_NEW_WIKI": ("shared/data/squadshifts-new-wiki", "SQuAD-shifts New Wikipedia"),
+    "EVISCOPE_MLQA_EN_DEV": ("shared/data/mlqa-en-dev", "MLQA English dev"),
+}
+"""EviScope's question sources beside SQuAD dev: variable, default under the checkout's parent, name."""
+
+
 @pytest.fixture(scope="session")
-def squad_path() -> Path:
-    """The SQuAD v1.1 dev file (``$EVISCOPE_SQUAD``, else ``../shared/data/squad/dev-v1.1.json``)."""
+def question_sources() -> Iterator[dict[str, Path]]:
+    """EviScope's other question sources (each ``$EVISCOPE_<NAME>``, else its ``../shared/data`` folder),
+    exported for the session so that every build finds them as a user's does."""
+    found = {
+        variable: _source(variable, default, what) for variable, (default, what) in QUESTION_SOURCES.items()
+    }
+    before = {variable: os.environ.get(variable) for variable in found}
+    os.environ.update({variable: str(path) for variable, path in found.items()})
+    yield found
+    for variable, value in before.items():
+        if value is None:
+            os.environ.pop(variable, None)
+        else:
+            os.environ[variable] = value
+
+
+@pytest.fixture(scope="session")
+def squad_path(question_sources: dict[str, Path]) -> Path:
+    """The SQuAD v1.1 dev file (``$EVISCOPE_SQUAD``, else ``../shared/data/squad/dev-v1.1.json``); the
+    other question sources are found with it (:func:`question_sources`)."""
     return _source("EVISCOPE_SQUAD", "shared/data/squad/dev-v1.1.json", "SQuAD v1.1 dev")
 
 

@@ -45,6 +45,8 @@ def quartet(n: int, answer: str, conflict_answer: str) -> list[dict[str, Any]]:
                 "variant": variant,
                 "question": f"When did event {n} happen?",
                 "source_id": f"squad-{n}",
+                "source": "squad-dev",
+                "source_license": "CC BY-SA 4.0",
                 "title": f"Article {n}",
                 "documents": [docs[k] for k in shown[variant]],
                 "answers": [answer],
@@ -54,6 +56,7 @@ def quartet(n: int, answer: str, conflict_answer: str) -> list[dict[str, Any]]:
                 "conflicting_doc_ids": [f"con{n}"] if variant == "conflicting" else [],
                 "support_spans": [{"doc_id": f"sup{n}", "text": sentence}] if has_support else [],
                 "conflict_answer": conflict_answer if variant == "conflicting" else "",
+                "near_duplicate": "conflict" if variant == "conflicting" else "none",
             }
         )
     return rows

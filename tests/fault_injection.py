@@ -76,7 +76,7 @@ def make_full(monkeypatch: pytest.MonkeyPatch, folder: str | Path) -> None:
     """A full disk under ``folder``: a new file (``O_EXCL``) is created, but its data goes to
     ``/dev/full``, so writing it fails with ENOSPC."""
     if not os.path.exists("/dev/full"):
-        pytest.skip("no /dev/full on this system")
+        pytest.skip("no /dev/full on this system: the full-disk case needs it (Linux)")
     where = str(Path(folder).resolve())
     real_open = os.open
 

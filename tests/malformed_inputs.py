@@ -188,6 +188,16 @@ def at(index: int, **fields: Any) -> Callable[[list[dict[str, Any]]], list[Any]]
 DROP = object()
 
 
+def renamed(index: int, field: str, typo: str) -> Callable[[list[dict[str, Any]]], list[Any]]:
+    """The prediction at ``index`` with its ``field`` written as ``typo`` (issue 35: a near miss)."""
+
+    def change(preds: list[dict[str, Any]]) -> list[Any]:
+        preds[index][typo] = preds[index].pop(field)
+        return preds
+
+    return change
+
+
 def raw_line(benchmark: str, index: int, make: Callable[[bytes], bytes]) -> Content:
     """The valid file of ``benchmark`` with line ``index + 1`` replaced by ``make(that line)``."""
 
@@ -402,6 +412,25 @@ EVISCOPE: list[Case] = [
     ),
     # Wrong, missing and wrongly typed fields.
     Case("missing-action", "eviscope", "field `action`: Field required", ev(at(5, action=DROP))),
+    # A near miss of a known field the line lacks: scoring would read the field as absent (issue 35:
+    # `citation` scored joint success 0.544 -> 0.281, silently).
+    *(
+        Case(
+            f"near-miss-{typo.replace('.', '-')}",
+            "eviscope",
+            f"line 1 (id q01-sufficient): unknown field '{typo}' — did you mean '{known}'?",
+            ev(change),
+            expect_metric=f"prediction 1 (id q01-sufficient): unknown field '{typo}' — did you mean '{known}'?",
+        )
+        for typo, known, change in (
+            ("citation", "citations", renamed(0, "citations", "citation")),
+            ("actions", "action", renamed(0, "action", "actions")),
+            ("anwser", "answer", renamed(0, "answer", "anwser")),
+            ("quote", "quotes", at(0, quote=[{"doc_id": "d", "text": "t"}])),
+            ("usage.prompt_token", "usage.prompt_tokens", at(0, usage={"prompt_token": 500, "calls": 1})),
+            ("quotes.0.txt", "quotes.0.text", at(0, quotes=[{"doc_id": "d", "txt": "t"}])),
+        )
+    ),
     Case(
         "missing-id",
         "eviscope",
@@ -790,11 +819,15 @@ FORCEBENCH: list[Case] = [
         "field 'prompt': Input should be 'generic', 'axis_free', 'force_aware' or 'dummy_axis', got \"chatty\"",
         fb(at(0, prompt="chatty")),
     ),
-    Case(
-        "fb-unknown-field",
-        "forcebench",
-        "field 'model': Extra inputs are not permitted",
-        fb(at(0, model="qwen")),
+    *(
+        Case(
+            f"fb-near-miss-{typo}",
+            "forcebench",
+            f":1: unknown field '{typo}' — did you mean '{known}'?",
+            fb(renamed(0, known, typo)),
+            expect_metric=f"prediction 1: unknown field '{typo}' — did you mean '{known}'?",
+        )
+        for typo, known in (("score_raise", "score_raised"), ("evaluators", "evaluator"))
     ),
     Case(
         "fb-score-words",

@@ -23,7 +23,7 @@ def confquestions_path() -> Path:
             f"ConfQuestions not found at {path}: it is never redistributed; "
             "set EVISCOPE_CONFQUESTIONS to your own copy"
         )
-    pytest.importorskip("bs4", reason="the ConfQuestions adapter needs beautifulsoup4")
+    pytest.importorskip("bs4", reason="the ConfQuestions adapter needs beautifulsoup4: pip install -e .")
     return path
 
 

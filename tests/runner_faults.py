@@ -410,7 +410,7 @@ def http_faults(dataset: Path, work: Path, *, seed: int = 0, bound: int = 3, tim
             problems.append(f"the outage gave exit {outage_code} and {message!r}")
         if not named or named[0] in {r["id"] for r in records}:
             problems.append(f"the outage error does not name a failed row: {message!r}")
-        if len(records) != len(served_ok) or status != "incomplete":
+        if len(records) != len(served_ok) or status != "failed":
             problems.append(f"{len(served_ok)} rows answered, {len(records)} journaled, manifest {status}")
         most_outage = max(Counter(key for key, *_ in log).values()) - 1
         if most_outage != bound:

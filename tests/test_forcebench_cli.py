@@ -28,8 +28,12 @@ def test_baselines_print_json_and_write_predictions_and_plots(dataset: Path, tmp
     results = json.loads(capsys.readouterr().out)
     presence = results["per_evaluator"]["baseline/citation_presence"]
     assert (presence["mvr"], presence["fs"]) == (1.0, 0.0)
-    assert len(results["evaluators"]) == 7
-    assert results["n"] == 7 * len(sample_rows())
+    from eviscope.suites.forcebench.baselines import BASELINES, PAIR_BASELINES
+
+    evaluators = len(BASELINES) + len(PAIR_BASELINES)
+    assert evaluators == 9  # with the copy detector and edit direction (issue 33)
+    assert len(results["evaluators"]) == evaluators
+    assert results["n"] == evaluators * len(sample_rows())
     for png, what in (("mvr_fs.png", "MVR–FS plane"), ("axis_heatmap.png", "MVR per axis")):
         assert Image.open(out / "report" / png).text["Title"] == f"reference baselines on forcebench: {what}"
     lines = (out / "predictions.jsonl").read_text().splitlines()
@@ -154,14 +158,14 @@ def test_score_reports_the_eval_split_as_the_headline(tmp_path: Path, capsys) ->
     base = ["--dataset", str(tmp_path / "dataset"), "--json"]
     assert main(["forcebench", "baselines", "--out", str(runs), *base]) == 0
     baselines = json.loads(capsys.readouterr().out)
-    assert (baselines["split"], baselines["n"]) == ("eval", 7 * 6)  # the eval rows only, by default
+    assert (baselines["split"], baselines["n"]) == ("eval", 9 * 6)  # the eval rows only, by default
     assert main(["forcebench", "baselines", "--split", "all", "--out", str(tmp_path / "all"), *base]) == 0
     capsys.readouterr()
     assert main(["score", str(tmp_path / "all" / "predictions.jsonl"), "--config", "forcebench", *base]) == 0
     scored = json.loads(capsys.readouterr().out)
-    assert (scored["split"], scored["n"], scored["set_aside"]) == ("eval", 7 * 6, 7 * 4)
+    assert (scored["split"], scored["n"], scored["set_aside"]) == ("eval", 9 * 6, 9 * 4)
     assert scored["per_evaluator"] == baselines["per_evaluator"]
-    assert scored["all_rows"]["n"] == 7 * 10
+    assert scored["all_rows"]["n"] == 9 * 10
     assert main(["score", str(runs / "predictions.jsonl"), "--config", "forcebench", *base[:2]]) == 0
     out = capsys.readouterr().out
     assert "the eval split (headline)" in out

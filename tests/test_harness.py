@@ -40,9 +40,9 @@ from eviscope.suites.forcebench import harness as forcebench_harness
 from eviscope.suites.forcebench.prompts import label_set
 from eviscope.suites.forcebench.rows import read_rows
 
-pytest.importorskip("lm_eval")
-pytest.importorskip("inspect_ai")
-pytest.importorskip("transformers")
+pytest.importorskip("lm_eval", reason="lm-eval is not installed: pip install -e '.[harness]'")
+pytest.importorskip("inspect_ai", reason="inspect-ai is not installed: pip install -e '.[harness]'")
+pytest.importorskip("transformers", reason="transformers is not installed: pip install -e '.[cpu]'")
 pytestmark = pytest.mark.slow
 
 QUARTETS = 2

@@ -168,3 +168,103 @@ def test_the_build_records_each_files_sha256_in_the_card_and_the_report(built_da
         assert recorded[f"data/{config}/test.parquet"] == digest
     assert report["eviscope"]["configs"][CONFIG]["sha256"] == recorded[f"data/{CONFIG}/test.parquet"]
     assert report["forcebench"]["sha256"] == recorded["data/forcebench/test.parquet"]
+
+
+# --- counts are counts; ids are quoted escaped (issue 34) ----------------------------------------
+
+USAGE_VALUES = {
+    "true": (True, "Input should be a valid integer"),  # was scored as 1
+    '"100"': ("100", "Input should be a valid integer"),  # was scored as 100
+    "false": (False, "Input should be a valid integer"),
+    "-1": (-1, "Input should be greater than or equal to 0"),
+    "100.5": (100.5, "Input should be a valid integer, got a number with a fractional part"),
+}
+
+
+def _with_usage(predictions: Path, tmp_path: Path, usage: dict) -> Path:
+    lines = predictions.read_text(encoding="utf-8").splitlines()
+    first = {**json.loads(lines[0]), "usage": usage}
+    path = tmp_path / "usage.jsonl"
+    path.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("value", list(USAGE_VALUES))
+def test_a_usage_count_that_is_a_boolean_or_a_string_is_one_line_naming_it(
+    value, built_dataset, predictions, tmp_path, capsys
+):
+    given, reason = USAGE_VALUES[value]
+    path = _with_usage(predictions, tmp_path, {"prompt_tokens": given, "completion_tokens": 5})
+    assert main(_score(path, built_dataset, tmp_path)) == 2
+    captured = capsys.readouterr()
+    first = load_rows(CONFIG, built_dataset)[0]["id"]
+    assert captured.out == "" and captured.err == (
+        f"eviscope score: error: {path} line 1 (id {first}): field `usage.prompt_tokens`: {reason}, "
+        f"got {value}\n"
+    )
+    assert not (tmp_path / "report").exists()
+
+
+@pytest.mark.parametrize("value", ["true", '"0.5"', "NaN"])
+def test_a_usage_amount_that_is_a_boolean_a_string_or_nan_is_refused(
+    value, built_dataset, predictions, tmp_path, capsys
+):
+    path = _with_usage(
+        predictions, tmp_path, {"latency_s": json.loads(value) if value != "NaN" else float("nan")}
+    )
+    assert main(_score(path, built_dataset, tmp_path)) == 2
+    assert "field `usage.latency_s`: Input should be a" in capsys.readouterr().err
+
+
+def _refuses(call: Callable[[], object], error: type[Exception]) -> bool:
+    try:
+        call()
+    except error:
+        return True
+    return False
+
+
+COUNTS = [(True, False), (False, False), ("100", False), ("1", False), (-1, False), (100.5, False),
+          (1e400, False), (10**13, False), (100.0, True), (0, True), (5, True)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("value", "ok"), COUNTS, ids=repr)
+def test_the_scorer_and_the_runner_read_a_usage_count_alike(value, ok):
+    """One definition of a usage count: a prediction's ``usage`` is refused exactly when a server's
+    reply and the runner's journal are refused for the same number."""
+    from eviscope.runner.backends.openai_backend import _tokens
+    from eviscope.runner.store import record_problem
+    from eviscope.suites.eviscope.predictions import validate_predictions
+
+    usage = {"prompt_tokens": 1, "completion_tokens": 1, "calls": value, "latency_s": 0.5, "cost_usd": 0.0}
+    refused = {
+        "prediction": _refuses(lambda: validate_predictions([{"id": "q", "action": None, "usage": usage}]), EviScopeError),
+        "reply": _refuses(lambda: _tokens({"calls": value}, "calls"), ValueError),
+        "journal": record_problem({"id": "q", "usage": usage, "parse": {}}) is not None,
+    }  # fmt: skip
+    assert refused == dict.fromkeys(refused, not ok)
+
+
+def test_an_id_that_looks_like_a_real_one_is_quoted_with_escapes(
+    built_dataset, predictions, tmp_path, capsys
+):
+    lines = predictions.read_text(encoding="utf-8").splitlines()
+    at, real = next(
+        (i, json.loads(line)["id"]) for i, line in enumerate(lines) if "o" in json.loads(line)["id"]
+    )
+    fake = real.replace("o", "\u043e", 1)  # a Cyrillic о
+    lines[at] = json.dumps({"id": fake, "action": "abstain"}, ensure_ascii=False)
+    path = tmp_path / "lookalike.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(_score(path, built_dataset, tmp_path)) == 2
+    err = capsys.readouterr().err
+    shown = fake.replace("\u043e", "\\u043e")
+    assert err == (
+        f"eviscope score: error: {path}: ids do not match the 160 rows: 1 unknown ids ({shown}); "
+        f"1 missing ids ({real}); give exactly one prediction per row id\n"
+    )
+    # and where a duplicate is named
+    lines.append(lines[at])
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(_score(path, built_dataset, tmp_path)) == 2
+    assert f"duplicate id {shown} (first on line {at + 1})" in capsys.readouterr().err

@@ -1,7 +1,7 @@
 """Malformed predictions (tests/malformed_inputs.py) get one clear line from every entry point.
 
 The whole corpus runs once, in-process, through ``tests/malformed_driver.py``'s ``run_corpus``
-(the function behind the README's figures): ``eviscope score`` (also ``--config forcebench``), the
+(the function behind the figures of docs/benchmarks.md): ``eviscope score`` (also ``--config forcebench``), the
 two ``evaluate`` modules, and the Space's ``/submit`` callback. Each (entry point, case) is then one
 test: a clear one-line error holding the expected words, no crash, nothing written. A handful of
 cases also go through the real console script and the running Space (gradio_client), and the big
@@ -39,7 +39,7 @@ def inputs(built_dataset: Path) -> Inputs:
 
 @pytest.fixture(scope="module")
 def outcomes(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Any]:
-    pytest.importorskip("gradio")
+    pytest.importorskip("gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'")
     work = tmp_path_factory.mktemp("malformed")
     results = load_benchmark().run_corpus(built_dataset, CONFIG, work)
     return {(o.entry, o.case): o for o in results}
@@ -106,8 +106,10 @@ HTTP_CASES = ["binary-4kb", "utf-16-with-bom", "lone-surrogate-escape", "fb-deep
 def test_the_running_space_refuses_them_over_http_and_records_nothing(
     built_dataset: Path, inputs: Inputs, tmp_path: Path
 ) -> None:
-    pytest.importorskip("gradio")
-    gradio_client = pytest.importorskip("gradio_client")
+    pytest.importorskip("gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'")
+    gradio_client = pytest.importorskip(
+        "gradio_client", reason="gradio_client is not installed: pip install -e '.[dev]'"
+    )
     from space_server import SpaceServer
 
     results = tmp_path / "results"

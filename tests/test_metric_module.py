@@ -99,9 +99,9 @@ def test_compute_validates_each_prediction_once(module, monkeypatch):
         def __init__(self, validator):
             self.validator = validator
 
-        def validate_python(self, obj):
+        def validate_python(self, obj, **options):
             calls.append(obj["id"])
-            return self.validator.validate_python(obj)
+            return self.validator.validate_python(obj, **options)
 
     rows, preds = hand_rows(), hand_predictions()
     expected = score(rows, preds).to_dict()

@@ -8,7 +8,7 @@ import random
 import pytest
 from eviscope_fixtures import hand_predictions, hand_rows, write_jsonl
 
-from eviscope.core.errors import EviScopeError
+from eviscope.core.errors import EviScopeError, EviScopeWarning
 from eviscope.suites.eviscope.predictions import MAX_NAMED_IDS, load_predictions
 
 
@@ -21,13 +21,67 @@ def test_predictions_are_aligned_with_rows_whatever_their_order(tmp_path):
         assert [p.id for p in preds] == [row["id"] for row in rows]
 
 
-def test_jsonl_skips_blank_lines_and_ignores_extra_fields(tmp_path):
+def test_jsonl_skips_blank_lines_and_ignores_extra_fields_with_one_warning_each(tmp_path):
     rows = hand_rows()
     lines = [json.dumps({**p, "raw_output": "…", "model": "x"}) for p in hand_predictions()]
     path = tmp_path / "p.jsonl"
     path.write_text("\n\n".join(lines) + "\n\n", encoding="utf-8")
-    preds = load_predictions(path, rows)
+    with pytest.warns(EviScopeWarning) as caught:
+        preds = load_predictions(path, rows)
     assert preds[0].answer == "10" and preds[0].usage.prompt_tokens == 100
+    assert [str(w.message) for w in caught] == [
+        f"{path}: unknown field '{field}' ignored (16 predictions, first on line 1); "
+        "the known fields are id, action, answer, citations, quotes, usage"
+        for field in ("raw_output", "model")
+    ]
+
+
+def _misspell(pred: dict, typo: str) -> dict:
+    """``pred`` with one field written as ``typo`` (``usage.prompt_token``: a usage field)."""
+    pred = {**pred, "quotes": [{"doc_id": "d1", "text": "in 2010"}]}
+    if typo == "usage.prompt_token":
+        usage = dict(pred["usage"])
+        pred["usage"] = {**usage, "prompt_token": usage.pop("prompt_tokens")}
+        pred["usage"].pop("prompt_tokens", None)
+    elif typo == "quotes.0.txt":
+        pred["quotes"] = [{"doc_id": "d1", "txt": "in 2010"}]
+    else:
+        known = {"citation": "citations", "quote": "quotes", "actions": "action", "anwser": "answer"}[typo]
+        pred[typo] = pred.pop(known)
+    return pred
+
+
+NEAR_MISSES = {
+    "citation": "citations",
+    "quote": "quotes",
+    "actions": "action",
+    "anwser": "answer",
+    "usage.prompt_token": "usage.prompt_tokens",
+    "quotes.0.txt": "quotes.0.text",
+}
+
+
+@pytest.mark.parametrize("typo", NEAR_MISSES)
+def test_a_near_miss_of_a_known_field_is_an_error_naming_line_field_and_known_field(tmp_path, typo):
+    # issue 35: `citation` scored joint success 0.544 -> 0.281 without a word
+    preds = hand_predictions()
+    preds[2] = _misspell(preds[0] | {"id": preds[2]["id"]}, typo)
+    path = write_jsonl(tmp_path / "p.jsonl", preds)
+    expected = f"unknown field '{typo}' — did you mean '{NEAR_MISSES[typo]}'?"
+    with pytest.raises(EviScopeError) as err:
+        load_predictions(path, hand_rows())
+    assert str(err.value) == f"{path} line 3 (id {preds[2]['id']}): {expected}"
+    with pytest.raises(EviScopeError) as err:
+        load_predictions(preds, hand_rows())
+    assert str(err.value) == f"predictions prediction 3 (id {preds[2]['id']}): {expected}"
+
+
+def test_a_lookalike_beside_the_field_it_resembles_is_only_named_in_a_warning():
+    preds = [{**p, "answer": p.get("answer"), "answers": ["gold"]} for p in hand_predictions()]
+    with pytest.warns(
+        EviScopeWarning, match="unknown field 'answers' ignored \\(16 predictions, first on prediction 1\\)"
+    ):
+        assert load_predictions(preds, hand_rows())[0].answer == "10"
 
 
 def test_unparsable_prediction_is_kept_with_null_action():

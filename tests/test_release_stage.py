@@ -56,7 +56,9 @@ def test_the_staged_dataset_loads_offline_with_its_declared_split_sizes(
         rows = datasets.load_dataset(str(folder), config, split="test", cache_dir=str(tmp_path))
         assert rows.num_rows == declared[config]
     assert declared["eviscope-v1.1"] == declared["eviscope-v1"] == 160
-    assert declared["eviscope-xl"] == 4 * 280
+    assert (
+        declared["eviscope-xl"] % 4 == 0 and declared["eviscope-xl"] >= 4 * 400
+    )  # every quartet its sources allow
 
 
 def test_the_staged_metric_spaces_load_offline_and_score(release: Release, tmp_path: Path) -> None:
@@ -217,9 +219,10 @@ def test_each_config_carries_its_licence_and_source_in_the_card_header(release: 
 
     assert card.data["license"] == "other"  # the configs are under different terms
     assert sorted(provenance) == sorted(release.configs)
-    assert {provenance[c]["license"] for c in ("eviscope-v1", "eviscope-v1.1", "eviscope-xl")} == {
-        "cc-by-sa-4.0"
-    }
+    assert {provenance[c]["license"] for c in ("eviscope-v1", "eviscope-v1.1")} == {"cc-by-sa-4.0"}
+    # eviscope-xl mixes question sources under different terms: each row's source_license names its own
+    assert provenance["eviscope-xl"]["license"] == "other"
+    assert "source_license" in provenance["eviscope-xl"]["license_details"]
     assert provenance["forcebench"]["license"] == "other"
     assert provenance["forcebench"]["source_datasets"] == [
         "osunlp/AttributionBench",

@@ -1,6 +1,6 @@
 """The runner under faults: SIGKILL at 10 moments, a flaky, failing or dead HTTP server (the circuit
 breaker), a full disk and a read-only run folder. The kill trials and the HTTP fault injection are
-tests/runner_faults.py's own functions (the numbers the README quotes); no speed is asserted,
+tests/runner_faults.py's own functions (the numbers docs/benchmarks.md quotes); no speed is asserted,
 only that a ``Retry-After: 1`` was waited for, and how many requests a dead server cost."""
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def test_a_server_that_always_fails_stops_with_one_line_naming_status_and_row(
     assert "2 requests failed after every retry (first: row q01-sufficient: HTTP 500 from " in message
     assert len(server["bodies"]) == 2 * 3  # one try and 2 retries each, never more
     manifest = json.loads((tmp_path / "manifest.json").read_text())
-    assert manifest["status"] == "incomplete" and manifest["sessions"][-1]["error"] in message
+    assert manifest["status"] == "failed" and manifest["sessions"][-1]["error"] in message
     assert manifest["backend_details"]["http_most_retries_of_a_request"] == 2
 
 
@@ -118,7 +118,7 @@ def test_a_server_refusing_connections_gives_up_after_n_requests_and_a_rerun_res
                             f"{tmp_path / 'records.jsonl'}: rerun the same command to resume")  # fmt: skip
     assert _engine_calls(tmp_path) == 3 * 3  # N × (retries + 1), not 40 × 3
     manifest = json.loads((tmp_path / "manifest.json").read_text())
-    assert manifest["status"] == "incomplete" and manifest["sessions"][-1]["error"] in message
+    assert manifest["status"] == "failed" and manifest["sessions"][-1]["error"] in message
     assert manifest["backend_details"]["http_give_up_after"] == 3
     with chat_server() as server:  # the server is up again: the same command resumes (another URL)
         assert main(_argv(built_dataset, tmp_path, server["url"], *argv)) == 0
@@ -210,27 +210,44 @@ def _backend(**options):
 # a full disk, a read-only folder
 
 
+_REAL_FSYNC = os.fsync
+
+
+def _full_disk_for(monkeypatch, prefix: str | None) -> None:
+    """Writes of a temporary file named ``<prefix>…`` fail with ENOSPC at their fsync (None: none)."""
+    real_fsync = _REAL_FSYNC
+
+    def fsync(fd):
+        if prefix is not None and os.path.basename(os.readlink(f"/proc/self/fd/{fd}")).startswith(prefix):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+
+
 def test_full_disk_for_the_manifest_and_predictions_is_one_line_and_keeps_the_journal(
-    built_dataset, tmp_path, capsys
+    built_dataset, tmp_path, capsys, monkeypatch
 ):
     out = tmp_path / "run"
     with chat_server() as server:
         argv = _argv(built_dataset, out, server["url"], "--limit", "4")
-        out.mkdir()
-        (out / ".manifest.json.tmp").symlink_to("/dev/full")  # writes fail with ENOSPC
+        _full_disk_for(monkeypatch, ".manifest.json.")
         assert main(argv) == 2
         message = _one_line_error(capsys)
         assert f"cannot write {out / 'manifest.json'}: No space left on device (ENOSPC)" in message
-        assert not (out / ".manifest.json.tmp").exists()  # the temporary file is cleaned up
+        assert list(out.glob(".manifest.json.*")) == []  # the temporary file is cleaned up
+        _full_disk_for(monkeypatch, None)
         assert main(argv) == 0  # space is back
         journal = (out / "records.jsonl").read_bytes()
         (out / "predictions.jsonl").unlink()
-        (out / ".predictions.jsonl.tmp").symlink_to("/dev/full")
+        _full_disk_for(monkeypatch, ".predictions.jsonl.")
         capsys.readouterr()
         assert main(argv) == 2
         assert f"cannot write {out / 'predictions.jsonl'}: No space left on device" in _one_line_error(capsys)
+        assert list(out.glob(".predictions.jsonl.*")) == []
         assert (out / "records.jsonl").read_bytes() == journal
         assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
+        _full_disk_for(monkeypatch, None)
         assert main(argv) == 0
     assert [p["id"] for p in read_jsonl(out / "predictions.jsonl")] == [
         r["id"] for r in read_jsonl(out / "records.jsonl")
@@ -268,7 +285,7 @@ def test_disk_full_during_a_journal_write_cuts_it_back_and_a_rerun_resumes(
         done = [r["id"] for r in read_jsonl(journal)]
         assert 0 < len(done) < 24 and len(done) % 4 == 0  # whole batches only
         manifest = json.loads((out / "manifest.json").read_text())
-        assert manifest["status"] == "incomplete" and manifest["rows"]["done"] == len(done)
+        assert manifest["status"] == "failed" and manifest["rows"]["done"] == len(done)
         monkeypatch.setattr(os, "write", real_write)
         server["bodies"].clear()
         assert main(argv) == 0
@@ -345,7 +362,7 @@ def test_journal_and_atomic_write_errors_name_the_path_and_reason(tmp_path, monk
         write_atomic(tmp_path / "out.json", "{}")
     monkeypatch.undo()
     assert (tmp_path / "records.jsonl").read_bytes() == b'{"id": "a"}\n'  # cut back to what it held
-    assert not (tmp_path / ".out.json.tmp").exists() and not (tmp_path / "out.json").exists()
+    assert list(tmp_path.glob(".out.json.*")) == [] and not (tmp_path / "out.json").exists()
     (tmp_path / "records.x.jsonl").symlink_to("/dev/full")  # e.g. a device: never read (endless)
     (tmp_path / "records.jsonl").unlink()
     with pytest.raises(EviScopeError, match=r"records\.x\.jsonl is not a regular file"):

@@ -336,4 +336,81 @@ def test_credentials_in_the_url_and_an_api_key_together_are_one_line_naming_neit
     written = b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
     assert URL_PASSWORD not in line and API_KEY not in line and URL_PASSWORD.encode() not in written
     manifest = json.loads((tmp_path / "manifest.json").read_text())
-    assert manifest["status"] == "incomplete" and "carries a user name" in manifest["sessions"][-1]["error"]
+    assert manifest["status"] == "failed" and "carries a user name" in manifest["sessions"][-1]["error"]
+
+
+# --- options validated as they are parsed (issue 34) ---------------------------------------------
+
+BAD_OPTIONS = {
+    # hung forever (no request ever in flight), or a traceback (a semaphore below 0)
+    ("--concurrency", "0"): "argument --concurrency: must be a whole number, at least 1; got '0'",
+    ("--concurrency", "-1"): "argument --concurrency: must be a whole number, at least 1; got '-1'",
+    # an OverflowError traceback from the event loop's deadline
+    ("--timeout", "inf"): "argument --timeout: must be a finite number, greater than 0; got 'inf'",
+    ("--timeout", "0"): "argument --timeout: must be a finite number, greater than 0; got '0'",
+    # a KeyError traceback: no attempt was ever made
+    ("--max-retries", "-1"): "argument --max-retries: must be a whole number, at least 0; got '-1'",
+    # ran 159 of the 160 rows (a Python slice)
+    ("--limit", "-1"): "argument --limit: must be a whole number, at least 1; got '-1'",
+    ("--limit", "0"): "argument --limit: must be a whole number, at least 1; got '0'",
+    # wrote records whose cost the same run's resume refuses
+    ("--price-prompt", "nan"): "argument --price-prompt: must be a finite number, at least 0; got 'nan'",
+    ("--price-completion", "-1"): "argument --price-completion: must be a finite number, at least 0; got '-1'",
+    ("--http-retries", "-1"): "argument --http-retries: must be a whole number, at least 0; got '-1'",
+    ("--backoff", "inf"): "argument --backoff: must be a finite number, at least 0; got 'inf'",
+    ("--max-reply-bytes", "0"): "argument --max-reply-bytes: must be a whole number, at least 1; got '0'",
+    ("--max-tokens", "0"): "argument --max-tokens: must be a whole number, at least 1; got '0'",
+    ("--batch-size", "-2"): "argument --batch-size: must be a whole number, at least 0; got '-2'",
+    ("--seed", "-1"): "argument --seed: must be a whole number from 0 to 4,294,967,295; got '-1'",
+    ("--tensor-parallel-size", "0"): "argument --tensor-parallel-size: must be a whole number, at least 1; got '0'",
+    ("--max-batch-tokens", "1e3"): "argument --max-batch-tokens: must be a whole number, at least 1; got '1e3'",
+    ("--workers", "0"): "argument --workers: must be a whole number, at least 1; got '0'",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("option", list(BAD_OPTIONS), ids=" ".join)
+def test_an_option_out_of_range_is_argparses_one_line_naming_it_before_anything_runs(
+    option, tmp_path, capsys
+):
+    # a dataset that is not there: today's code fails on it after parsing, never hanging
+    argv = _argv(tmp_path / "no-dataset", tmp_path / "run", "http://127.0.0.1:9/v1", *option)
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "Traceback" not in err
+    assert err.splitlines()[-1] == f"eviscope run: error: {BAD_OPTIONS[option]}"
+    assert not (tmp_path / "run").exists()
+
+
+BAD_ATTRIBUTE_OPTIONS = {
+    ("--eps", "0"): "argument --eps: must be a finite number, greater than 0; got '0'",
+    ("--min-samples", "0"): "argument --min-samples: must be a whole number, at least 1; got '0'",
+    ("--temperature", "nan"): "argument --temperature: must be a finite number, greater than 0; got 'nan'",
+    ("--repeats", "-1"): "argument --repeats: must be a whole number, at least 1; got '-1'",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("option", list(BAD_ATTRIBUTE_OPTIONS), ids=" ".join)
+def test_an_attribute_option_out_of_range_is_one_line_naming_it(option, tmp_path, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["attribute", str(tmp_path / "no-run"), *option])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "Traceback" not in err
+    assert err.splitlines()[-1] == f"eviscope attribute: error: {BAD_ATTRIBUTE_OPTIONS[option]}"
+
+
+def test_backend_settings_from_a_manifest_are_checked_against_the_same_ranges():
+    from eviscope.core.errors import EviScopeError
+    from eviscope.runner.backends import backend_settings
+
+    with pytest.raises(
+        EviScopeError,
+        match=r"^openai backend setting --concurrency: must be a whole number, at least 1; got 0$",
+    ):
+        backend_settings("openai", {"model": "m", "concurrency": 0})
+    with pytest.raises(
+        EviScopeError,
+        match=r"^openai backend setting --timeout: must be a finite number, greater than 0; got inf$",
+    ):
+        backend_settings("openai", {"model": "m", "timeout_s": float("inf")})
+    assert backend_settings("openai", {"model": "m", "concurrency": 1, "timeout_s": 0.5}).concurrency == 1  # fmt: skip

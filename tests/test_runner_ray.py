@@ -19,9 +19,11 @@ from eviscope.runner.execute import RunSettings
 from eviscope.runner.ray_pool import RayOptions
 from eviscope.runner.session import RunRequest, run
 
-ray = pytest.importorskip("ray")
-psutil = pytest.importorskip("psutil")
-pytest.importorskip("transformers")
+ray = pytest.importorskip("ray", reason="ray is not installed: pip install -e '.[ray]'")
+psutil = pytest.importorskip(
+    "psutil", reason="psutil is not installed (it comes with ray): pip install -e '.[ray]'"
+)
+pytest.importorskip("transformers", reason="transformers is not installed: pip install -e '.[cpu]'")
 pytestmark = pytest.mark.slow
 
 ROWS = 12

@@ -11,8 +11,8 @@ from eviscope.cli import main
 from eviscope.suites.eviscope.parsing import parse_answer
 from eviscope.suites.eviscope.rows import ACTIONS
 
-pytest.importorskip("torch")
-pytest.importorskip("transformers")
+pytest.importorskip("torch", reason="torch is not installed: pip install -e '.[cpu]'")
+pytest.importorskip("transformers", reason="transformers is not installed: pip install -e '.[cpu]'")
 
 MANIFEST_FIELDS = {
     "backend", "model", "revision", "resolved_revision", "dtype", "tensor_parallel_size", "prompt", "sampling",
@@ -50,7 +50,9 @@ def test_run_then_score_on_cpu(tiny_model, built_dataset, tmp_path, capsys):
 
 
 def test_schema_constrained_output_parses(tiny_model, built_dataset, tmp_path):
-    pytest.importorskip("xgrammar")
+    pytest.importorskip(
+        "xgrammar", reason="xgrammar is not installed (constrained decoding on CPU): pip install -e '.[cpu]'"
+    )
     assert (
         _run(tiny_model, built_dataset, tmp_path, "--limit", "3", "--max-tokens", "400", "--policy", "gate")
         == 0

@@ -24,7 +24,8 @@ def hand():
 
 
 def test_every_overall_metric_has_its_hand_computed_value(hand):
-    assert set(hand.overall) == set(ROW_METRICS) | set(QUARTET_METRICS)
+    # The hand rows show no irrelevant edit: the false-conflict rate is not applicable.
+    assert set(hand.overall) == (set(ROW_METRICS) - {"false_conflict_rate"}) | set(QUARTET_METRICS)
     for name, value in HAND_VALUES.items():
         assert hand.overall[name] == pytest.approx(value, abs=1e-12), name
 
@@ -136,3 +137,74 @@ def test_the_metric_table_orders_every_metric_scoring_reports() -> None:
     assert list(QUARTET_METRICS) == list(names(METRICS, level="quartet"))
     assert names(METRICS, level="row") == ROW_METRICS
     assert len({m.name for m in METRICS}) == len(METRICS)
+
+
+def _near_duplicates(kinds: dict[str, str]) -> list[dict]:
+    """The hand rows, each variant's rows with the ``near_duplicate`` of ``kinds``."""
+    return [{**row, "near_duplicate": kinds[row["variant"]]} for row in hand_rows()]
+
+
+def test_false_conflict_rate_is_the_share_of_irrelevant_edits_flagged():
+    # xl's noise: a copy of the support in which a value the question does not ask for was changed.
+    rows = _near_duplicates(
+        {
+            "sufficient": "none",
+            "noisy": "irrelevant_edit",
+            "insufficient": "mirror",
+            "conflicting": "conflict",
+        }
+    )
+    preds = [
+        {**p, "action": "flag_conflict"} if p["id"] in ("q1-noisy", "q3-insufficient") else p
+        for p in hand_predictions()
+    ]
+    result = score(rows, preds)
+    # Over the four noisy rows only: q1's is flagged; the flagged insufficient row is no irrelevant edit.
+    assert result.overall["false_conflict_rate"] == 0.25
+    assert result.per_variant["noisy"]["false_conflict_rate"] == 0.25
+    assert "false_conflict_rate" not in result.per_variant["insufficient"]
+
+
+@pytest.mark.parametrize("kinds", [None, dict.fromkeys(("sufficient", "noisy", "insufficient"), "mirror")])
+def test_false_conflict_rate_is_not_applicable_without_irrelevant_edits(kinds):
+    # No near_duplicate field, or no row of that kind: left out (the tables show —), never 0.
+    if kinds is None:
+        rows = [{k: v for k, v in row.items() if k != "near_duplicate"} for row in hand_rows()]
+    else:
+        rows = _near_duplicates({**kinds, "conflicting": "conflict"})
+    flag_all = [{"id": row["id"], "action": "flag_conflict"} for row in rows]
+    assert "false_conflict_rate" not in score(rows, flag_all).overall
+
+
+def test_an_unknown_near_duplicate_kind_is_named():
+    from eviscope.suites.eviscope.predictions import check_rows
+
+    rows = _near_duplicates(dict.fromkeys(("sufficient", "noisy", "insufficient", "conflicting"), "none"))
+    rows[1]["near_duplicate"] = "irrelevant edit"
+    with pytest.raises(EviScopeError, match=r"row 2 \(id q1-noisy\).*near_duplicate"):
+        check_rows(rows)
+
+
+def test_the_leaderboard_shows_the_false_conflict_rate_where_it_is_defined():
+    import math
+
+    from eviscope.space.leaderboard import leaderboard_table
+
+    edited = _near_duplicates(
+        {"sufficient": "none", "noisy": "irrelevant_edit", "insufficient": "none", "conflicting": "conflict"}
+    )
+    preds = hand_predictions()
+    records = [
+        {
+            "id": "1",
+            "system": "no-edits",
+            "submitted_at": "t1",
+            "result": score(hand_rows(), preds).to_dict(),
+        },
+        {"id": "2", "system": "edits", "submitted_at": "t2", "result": score(edited, preds).to_dict()},
+    ]
+    table = leaderboard_table("eviscope-v1.1", records, sort_by="false conflicts")
+    by_system = dict(zip(table["system"], table["false conflicts"], strict=True))
+    assert by_system["edits"] == 0.0  # no noisy row of the hand predictions flags a conflict
+    assert math.isnan(by_system["no-edits"])  # not applicable: an empty cell, the line still shown
+    assert list(table["system"]) == ["edits", "no-edits"]  # lower is better

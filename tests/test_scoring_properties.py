@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from eviscope.core.normalize import contains, norm
 from eviscope.suites.eviscope.reference_systems import oracle
-from eviscope.suites.eviscope.rows import ACTIONS, VARIANTS
+from eviscope.suites.eviscope.rows import ACTIONS, NEAR_DUPLICATES, VARIANTS
 from eviscope.suites.eviscope.scoring import QUARTET_METRICS, ROW_METRICS, Scores, score
 
 SETTINGS = settings(deadline=None, max_examples=40)
@@ -84,6 +84,9 @@ def datasets(draw: st.DrawFn) -> list[dict[str, Any]]:
         quartet_rows = quartet(n, aliases[0], conflict)
         for row in quartet_rows:
             row["answers"] = list(aliases)
+            kind = draw(st.sampled_from([None, *NEAR_DUPLICATES]))
+            if kind is not None:  # an optional field: absent, or any of its values
+                row["near_duplicate"] = kind
         rows += quartet_rows
     return rows
 
@@ -224,6 +227,9 @@ def reference(rows: Sequence[Mapping[str, Any]], preds: Mapping[str, Mapping[str
     if conflicting:
         out["conflict_accuracy"] = sum(p["action"] == "flag_conflict" for p in conflicting) / len(conflicting)
         out["conflict_blind_answering"] = sum(p["action"] == "answer" for p in conflicting) / len(conflicting)
+    edited = [p for r, p in pairs if r.get("near_duplicate") == "irrelevant_edit"]
+    if edited:
+        out["false_conflict_rate"] = sum(p["action"] == "flag_conflict" for p in edited) / len(edited)
     not_answerable = [p for r, p in pairs if r["expected_action"] != "answer"]
     if not_answerable:
         out["hallucination_rate"] = sum(p["action"] == "answer" for p in not_answerable) / len(not_answerable)
@@ -280,7 +286,10 @@ def test_rates_lie_in_the_unit_interval_and_amounts_are_not_negative(case):
                 assert 0.0 <= value <= 1.0, (name, value)
             else:
                 assert value >= 0.0, (name, value)
-    assert set(result.overall) == set(ROW_METRICS) | set(QUARTET_METRICS)  # complete quartets
+    # complete quartets: every metric, the false-conflict rate where some row is an irrelevant edit
+    edited = any(row.get("near_duplicate") == "irrelevant_edit" for row in rows)
+    not_applicable = set() if edited else {"false_conflict_rate"}
+    assert set(result.overall) == (set(ROW_METRICS) - not_applicable) | set(QUARTET_METRICS)
     assert set(result.per_variant) == set(VARIANTS)
 
 

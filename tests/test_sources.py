@@ -36,7 +36,16 @@ def test_every_source_is_declared_by_what_reads_it_and_every_config_names_one_of
     from eviscope.core.registry import benchmarks, source_of
     from eviscope.ragonite.confquestions import CONFQUESTIONS
 
-    assert list(sources()) == ["squad", "attributionbench", *HUMAN, "confquestions"]
+    assert list(sources()) == [
+        "squad",
+        "squad-train",
+        "tydiqa-goldp-en",
+        "squadshifts-new-wiki",
+        "mlqa-en-dev",
+        "attributionbench",
+        *HUMAN,
+        "confquestions",
+    ]
     assert sources()["confquestions"] is CONFQUESTIONS
     for bench in benchmarks():
         for config in bench.configs:
@@ -51,7 +60,8 @@ def test_an_unknown_source_or_an_undeclared_one_names_the_known_ones(monkeypatch
 
     with pytest.raises(
         EviScopeError,
-        match=rf"^unknown source 'sqaud'; known: squad, attributionbench, {', '.join(HUMAN)}, confquestions$",
+        match=r"^unknown source 'sqaud'; known: squad, squad-train, tydiqa-goldp-en, squadshifts-new-wiki, "
+        rf"mlqa-en-dev, attributionbench, {', '.join(HUMAN)}, confquestions$",
     ):
         resolve("sqaud", None, environ={})
     with pytest.raises(

@@ -35,7 +35,7 @@ from forcebench_fixtures import sample_rows
 from sklearn.metrics import cohen_kappa_score
 
 from eviscope.core.errors import EviScopeError
-from eviscope.space.annotation import AnnotationStore, agreement
+from eviscope.space.annotation import MAX_FIELD_CHARS, AnnotationStore, agreement
 from eviscope.space.storage import TEMP_PREFIX, TEMP_SUFFIX
 from eviscope.suites.eviscope.rows import ACTIONS
 from eviscope.suites.forcebench.annotation import DECISIONS, cohen_kappa
@@ -68,7 +68,9 @@ def fault(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> It
     def apply(folder: Path) -> str:
         if request.param == "chmod":
             if os.geteuid() == 0:
-                pytest.skip("root ignores file modes; the read-only and full-disk cases simulate it")
+                pytest.skip(
+                    "run as root, which ignores file modes: chmod is tried only as another user (the read-only and full-disk cases simulate it)"
+                )
             modes = {p: p.stat().st_mode for p in (folder, *folder.rglob("*")) if p.is_dir()}
             for path in modes:
                 path.chmod(0o555)
@@ -153,7 +155,9 @@ class FakeSource:
 def test_the_annotate_tab_shows_a_failed_save_as_its_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    gr = pytest.importorskip("gradio")
+    gr = pytest.importorskip(
+        "gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'"
+    )
     from eviscope.space.leaderboard import LocalResultStore
     from eviscope.space.ui import build_demo
 
@@ -313,7 +317,8 @@ def test_temporary_files_of_cut_short_writes_are_swept_and_never_annotators(tmp_
 
 # --- Kill mid-write ---------------------------------------------------------------------------------
 
-BIG = 64 * 1024
+BIG = MAX_FIELD_CHARS - 8
+"""A note as long as a field may hold (room left for the ``<save>:`` prefix): large sheets, slow writes."""
 
 
 def state_after(k: int, rows: list[dict[str, Any]]) -> dict[str, str]:
@@ -329,8 +334,9 @@ def test_writers_killed_mid_write_leave_whole_sheets(tmp_path: Path) -> None:
     rows = hand_rows()
     store = AnnotationStore(tmp_path)
     start = time.perf_counter()
-    store.save("eviscope", "probe", rows[0], eviscope_verdict("answer", "x" * BIG * 8), rows)
-    per_save = time.perf_counter() - start
+    for row in rows:  # a whole sheet of long notes, as the writers soon have
+        store.save("eviscope", "probe", row, eviscope_verdict("answer", "x" * BIG), rows)
+    per_save = (time.perf_counter() - start) / len(rows)
     for trial in range(KILL_TRIALS):
         name = f"w{trial}"
         pid = os.fork()
@@ -354,3 +360,83 @@ def test_writers_killed_mid_write_leave_whole_sheets(tmp_path: Path) -> None:
         assert not list(tmp_path.glob("*/.*.tmp"))  # swept by the new store
         last = max((int(notes.split(":")[0]) for notes in got.values()), default=-1)
         assert got == state_after(last, rows), trial  # one save's whole state
+
+
+# --- a verdict the sheet could not keep (issue 34) ------------------------------------------------
+
+OVERSIZED = "x" * (128 * 1024 + 1)
+"""A note over the CSV reader's 128 KiB field limit: it was saved with "OK", then left out as a
+"cut short" last line, or, on an earlier row, made the whole sheet unreadable."""
+
+
+@pytest.mark.parametrize("benchmark", ["forcebench", "eviscope"])
+@pytest.mark.parametrize("where", ["last row", "earlier row"])
+def test_a_note_too_long_to_keep_is_refused_and_the_sheet_still_opens(
+    tmp_path: Path, benchmark: str, where: str
+) -> None:
+    store = AnnotationStore(tmp_path / "annotations")
+    rows = sample_rows() if benchmark == "forcebench" else hand_rows()
+    verdict = (
+        forcebench_verdict if benchmark == "forcebench" else (lambda notes: eviscope_verdict("answer", notes))
+    )
+    for row in rows[:2]:
+        store.save(benchmark, "ann-a", row, verdict(notes=f"kept {row['id']}"), rows)
+    path = tmp_path / "annotations" / benchmark / "ann-a.csv"
+    before = path.read_bytes()
+    row = rows[2] if where == "last row" else rows[0]
+    for notes in (OVERSIZED, "x" * (MAX_FIELD_CHARS + 1)):
+        with pytest.raises(EviScopeError) as refused:
+            store.save(benchmark, "ann-a", row, verdict(notes=notes), rows)
+        assert str(refused.value) == (
+            f"row {row['id']}: field notes holds {len(notes):,} characters, more than the "
+            f"{MAX_FIELD_CHARS:,} a field may hold; shorten it (nothing was saved)"
+        )
+    assert path.read_bytes() == before
+    sheet = AnnotationStore(tmp_path / "annotations").sheet(benchmark, "ann-a", rows)
+    assert {i: v.notes for i, v in sheet.items()} == {r["id"]: f"kept {r['id']}" for r in rows[:2]}
+
+
+@pytest.mark.parametrize("benchmark", ["forcebench", "eviscope"])
+def test_a_note_at_the_limit_in_four_byte_characters_is_kept_whole(tmp_path: Path, benchmark: str) -> None:
+    store = AnnotationStore(tmp_path / "annotations")
+    rows = sample_rows() if benchmark == "forcebench" else hand_rows()
+    verdict = (
+        forcebench_verdict if benchmark == "forcebench" else (lambda notes: eviscope_verdict("answer", notes))
+    )
+    notes = "\U0001f600" * MAX_FIELD_CHARS
+    store.save(benchmark, "ann-a", rows[0], verdict(notes=notes), rows)
+    store.save(benchmark, "ann-a", rows[1], verdict(notes="next"), rows)
+    sheet = AnnotationStore(tmp_path / "annotations").sheet(benchmark, "ann-a", rows)
+    assert [v.notes for v in sheet.values()] == [notes, "next"]
+
+
+def test_a_lone_surrogate_is_a_one_line_refusal_and_nothing_is_written(tmp_path: Path) -> None:
+    store = AnnotationStore(tmp_path / "annotations")
+    rows = sample_rows()
+    store.save("forcebench", "ann-a", rows[0], forcebench_verdict(notes="kept"), rows)
+    path = tmp_path / "annotations" / "forcebench" / "ann-a.csv"
+    before = path.read_bytes()
+    with pytest.raises(EviScopeError) as refused:
+        store.save("forcebench", "ann-a", rows[1], forcebench_verdict(notes="ab\ud800c"), rows)
+    assert str(refused.value) == (
+        f"row {rows[1]['id']}: field notes is not valid Unicode text (character 3 is a lone "
+        "surrogate); nothing was saved"
+    )
+    assert path.read_bytes() == before
+
+
+def test_a_sheet_line_that_would_not_read_back_is_refused_before_the_sheet_is_written(tmp_path: Path) -> None:
+    """The last guard: whatever makes a line unreadable (here a row's question over the CSV reader's
+    field limit, which no field check sees), the sheet is checked as it would be read, first."""
+    store = AnnotationStore(tmp_path / "annotations")
+    rows = hand_rows()
+    store.save("eviscope", "ann-a", rows[0], eviscope_verdict("answer", "kept"), rows)
+    path = tmp_path / "annotations" / "eviscope" / "ann-a.csv"
+    before = path.read_bytes()
+    huge = [dict(row, question="q" * (128 * 1024 + 1)) if row is rows[1] else row for row in rows]
+    with pytest.raises(
+        EviScopeError, match=r"would make the sheet unreadable \(field larger than field limit"
+    ):
+        store.save("eviscope", "ann-a", huge[1], eviscope_verdict("abstain"), huge)
+    assert path.read_bytes() == before
+    assert list(store.sheet("eviscope", "ann-a", rows)) == [rows[0]["id"]]

@@ -12,15 +12,18 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("gradio")
-gradio_client = pytest.importorskip("gradio_client")
+pytest.importorskip("gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'")
+gradio_client = pytest.importorskip(
+    "gradio_client", reason="gradio_client is not installed: pip install -e '.[dev]'"
+)
 
 from gradio_client import Client, handle_file  # noqa: E402
 from gradio_client.exceptions import AppError  # noqa: E402
 from space_server import SpaceServer  # noqa: E402
 
 from eviscope.core.registry import annotated, browse_filters  # noqa: E402
-from eviscope.space.annotation import AnnotationStore  # noqa: E402
+from eviscope.core.tables import round_value  # noqa: E402
+from eviscope.space.annotation import ID_KEY_VARIABLE, AnnotationStore, blind_id  # noqa: E402
 from eviscope.space.reference import INDEX, REFERENCE_DIR  # noqa: E402
 from eviscope.space.submissions import MAX_BYTES  # noqa: E402
 from eviscope.space.ui import LOCAL_USER  # noqa: E402
@@ -42,6 +45,10 @@ def write_jsonl(path: Path, objects: list[dict[str, Any]]) -> Path:
     return path
 
 
+ANNOTATION_KEY = "test-annotation-key"
+"""The Space's key of the ids an annotator sees, set so that a test can map them back."""
+
+
 @pytest.fixture(scope="module")
 def files(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Prediction files of the reference systems (EviScope) and one ForceBench baseline."""
@@ -60,17 +67,18 @@ def files(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
 def space(built_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Client, Path]]:
     """The app on a free port with an empty results folder, and a client."""
     results = tmp_path_factory.mktemp("results")
-    server = SpaceServer(built_dataset, results, results.parent / "space.log")
+    env = {ID_KEY_VARIABLE: ANNOTATION_KEY}  # so that the test can tell which row an annotator was shown
+    server = SpaceServer(built_dataset, results, results.parent / "space.log", env=env)
     try:
         yield Client(server.url, verbose=False), results
     finally:
         server.stop()
 
 
-def board(client: Client, config: str) -> dict[str, list[Any]]:
-    """The leaderboard of ``config`` as {system: table line}."""
+def board(client: Client, config: str) -> dict[str, dict[str, Any]]:
+    """The leaderboard of ``config`` as {system: {column: cell}}."""
     table = client.predict(config, "", None, api_name="/leaderboard")[0]
-    return {line[0]: line for line in table["data"]}
+    return {line[0]: dict(zip(table["headers"], line, strict=True)) for line in table["data"]}
 
 
 def reference_systems(config: str) -> set[str]:
@@ -138,7 +146,7 @@ def test_valid_submission_is_scored_by_the_library_and_on_the_leaderboard(
     assert re.search(rf"^\| quartet_consistency \(QCS\) +\| {qcs} +\|", report, flags=re.MULTILINE)
     assert len(plots) == 2 and all(Path(p["image"]).stat().st_size > 0 for p in plots)
     line = board(client, CONFIG)["lexical"]
-    assert line[1] == round(expected["joint_success"], 3)
+    assert line["joint success"] == round_value(expected["joint_success"]) and line["kind"] == "submission"
     assert [r["system"] for r in recorded(results, CONFIG)].count("lexical") == 1
 
     status, report, plots = client.predict(
@@ -262,7 +270,7 @@ def test_two_systems_compared_with_the_library_mcnemar_and_bootstrap(
     for r, line in zip(expected, got.values(), strict=True):
         assert (line["b (A only)"], line["c (B only)"]) == (r.b, r.c)
         assert line["McNemar p"] == pytest.approx(r.p_value, rel=1e-2)
-        assert line["95% CI low"] == round(r.ci_low, 3)
+        assert line["95% CI low"] == round_value(r.ci_low)
     with pytest.raises(AppError, match="no result for 'nobody'"):
         client.predict(CONFIG, "lexical", "nobody", api_name="/compare")
 
@@ -292,7 +300,7 @@ def test_annotation_without_sign_in_is_one_local_sheet_and_agreement_names_no_on
     assert "accept_force_gap" in (sheets / f"{LOCAL_USER}.csv").read_text()
 
     rows = FLOWS["forcebench"].candidates(read_rows(built_dataset))
-    row = next(r for r in rows if r["id"] == row_id)
+    row = next(r for r in rows if blind_id(ANNOTATION_KEY.encode(), LOCAL_USER, r["id"]) == row_id)
     verdict = {"decision": "reject_not_force_gap", "boundary_type": "ambiguous", "notes": "ann-b thinks so"}
     AnnotationStore(results / "annotations").save("forcebench", "ann-b", row, verdict, rows)
     summary, pairs, queue = client.predict("forcebench", api_name="/agreement")
@@ -302,6 +310,7 @@ def test_annotation_without_sign_in_is_one_local_sheet_and_agreement_names_no_on
 
     row_id, view, _, _ = client.predict("eviscope", api_name="/annotate_next")
     assert "document 1" in view and not re.search(r"doc-[0-9a-f]{8}", view)  # blind to document ids and role
+    assert re.fullmatch(r"row-[0-9a-f]{12}", row_id)  # not the row's id, which names its variant
     assert not any(v in view for v in ("sufficient", "insufficient", "conflicting", "expected"))
     with pytest.raises(AppError, match=f"row {row_id}: field action"):
         client.predict(
@@ -328,4 +337,6 @@ def test_leaderboard_survives_a_restart(built_dataset: Path, files: dict[str, Pa
     finally:
         server.stop()
     assert after.pop("lexical") == before
-    assert set(after) == reference_systems(CONFIG)  # the committed reference runs, shown from the start
+    # besides it, only reference lines: the committed reference runs, shown from the start, and more
+    assert {s for s, line in after.items() if line["kind"] == "submission"} == set()
+    assert reference_systems(CONFIG) <= {s for s, line in after.items() if line["kind"] == "reference"}

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-gr = pytest.importorskip("gradio")
+gr = pytest.importorskip("gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'")
 
 from eviscope_fixtures import hand_predictions, hand_rows  # noqa: E402
 from forcebench_fixtures import sample_rows  # noqa: E402
@@ -32,7 +32,8 @@ from gradio.helpers import special_args  # noqa: E402
 from markdown_it import MarkdownIt  # noqa: E402
 
 from eviscope.core.errors import EviScopeError  # noqa: E402
-from eviscope.space.annotation import AnnotationStore  # noqa: E402
+from eviscope.core.registry import annotated  # noqa: E402
+from eviscope.space.annotation import MAX_FIELD_CHARS, AnnotationStore  # noqa: E402
 from eviscope.space.leaderboard import LocalResultStore  # noqa: E402
 from eviscope.space.limits import Limits  # noqa: E402
 from eviscope.space.ui import LOCAL_USER, SINGLE_USER_BANNER, build_demo  # noqa: E402
@@ -194,9 +195,12 @@ def test_a_second_signed_in_user_cannot_read_or_overwrite_the_first_ones_sheet(t
 
     # Bob starts from nothing: he is offered the same first row, sees none of Alice's marks
     first, view, progress, _ = api["annotate_next"]("forcebench", bob)
-    assert (first, progress) == (row_id, "0 of 10 rows annotated by bob") and "alice" not in view
+    assert progress == "0 of 10 rows annotated by bob" and "alice" not in view
+    assert first != row_id  # the same row under another id: ids are per annotator
     reject = ["reject_not_force_gap", *[""] * 6, "ambiguous", "bob's note"]
-    api["annotate_save"]("forcebench", bob, row_id, *NO_EVISCOPE, *reject)
+    with pytest.raises(gr.Error, match="load a row to annotate first"):  # Alice's id means nothing to him
+        api["annotate_save"]("forcebench", bob, row_id, *NO_EVISCOPE, *reject)
+    api["annotate_save"]("forcebench", bob, first, *NO_EVISCOPE, *reject)
     assert sheet_a.read_bytes() == before  # his verdict on the same row went into his own sheet
     assert "reject_not_force_gap" in (results / "annotations" / "forcebench" / "bob.csv").read_text()
     # no handler takes an annotator's name: a profile is the only way to say who one is
@@ -392,7 +396,9 @@ def test_a_malformed_stored_result_is_left_off_the_leaderboard_with_a_log_line(
     with caplog.at_level(logging.WARNING):
         table, plot, *_ = api["leaderboard"](CONFIG, "", None)
         again, *_ = api["leaderboard"](CONFIG, "", None)
-    assert table["system"].tolist() == ["good", "no per-variant"] == again["system"].tolist()
+    table, again = table.data, again.data  # the page's styled table: its cells
+    submitted = table[table["kind"] == "submission"]["system"].tolist()
+    assert submitted == ["good", "no per-variant"] == again[again["kind"] == "submission"]["system"].tolist()
     assert plot is None  # the per-variant plot cannot read one of them: the table still shows
     skipped = [r.getMessage() for r in caplog.records if "left off the leaderboard" in r.getMessage()]
     assert len(skipped) == 2  # once each, not once per view
@@ -402,7 +408,8 @@ def test_a_malformed_stored_result_is_left_off_the_leaderboard_with_a_log_line(
     del no_plot["result"]
     (results / CONFIG / "no-plot.json").write_text(json.dumps(no_plot))  # not a record at all
     fresh, plot, *_ = space(tmp_path)[0]["leaderboard"](CONFIG, "", None)
-    assert fresh["system"].tolist() == ["good"] and Path(plot).is_file()
+    fresh = fresh.data
+    assert fresh[fresh["kind"] == "submission"]["system"].tolist() == ["good"] and Path(plot).is_file()
 
 
 # --- The real app, in a subprocess --------------------------------------------------------------
@@ -474,3 +481,45 @@ def _upload(url: str, path: Path) -> str:
         reply = httpx.post(f"{url}gradio_api/upload", files={"files": (path.name, handle)}, timeout=30)
     reply.raise_for_status()
     return reply.json()[0]
+
+
+# --- 5. The Space never says OK for what it dropped (issue 34) -------------------------------------
+
+
+@pytest.mark.usefixtures("on_hub")
+def test_the_form_limits_a_note_and_a_save_past_it_or_with_a_lone_surrogate_is_one_line(
+    tmp_path: Path,
+) -> None:
+    results = tmp_path / "results"
+    demo = build_demo(HandSource(), LocalResultStore(results), AnnotationStore(results / "annotations"))  # type: ignore[arg-type]
+    labels = [f.label for flow in annotated().values() for f in flow.fields if f.kind == "text"]
+    form = [b for b in demo.blocks.values() if isinstance(b, gr.Textbox) and b.label in labels]
+    assert sorted(b.label for b in form) == sorted(labels) and "notes" in labels
+    assert all(b.max_length == MAX_FIELD_CHARS for b in form)
+    assert all(b.info == f"at most {MAX_FIELD_CHARS:,} characters" for b in form)
+
+    api = {fn.api_name: fn.fn for fn in demo.fns.values() if fn.api_name}
+    alice = profile("alice")
+    row_id, _, _, _ = api["annotate_next"]("forcebench", alice)
+    kept = ["accept_force_gap", *[""] * 7, "kept"]
+    next_id, _, progress, _ = api["annotate_save"]("forcebench", alice, row_id, *NO_EVISCOPE, *kept)
+    assert progress == "1 of 10 rows annotated by alice"
+    sheet = results / "annotations" / "forcebench" / "alice.csv"
+    before = sheet.read_bytes()
+    long = "x" * (128 * 1024 + 1)
+    for target in (next_id, row_id):  # a new row, and the one saved before
+        message = error_of(
+            lambda t=target: api["annotate_save"]("forcebench", alice, t, *NO_EVISCOPE, *kept[:-1], long)
+        )
+        assert message == (
+            f"row {target}: field notes holds {len(long):,} characters, more than the {MAX_FIELD_CHARS:,} a "
+            "field may hold; shorten it (nothing was saved)"
+        )
+    message = error_of(
+        lambda: api["annotate_save"]("forcebench", alice, next_id, *NO_EVISCOPE, *kept[:-1], "\udc80")
+    )
+    assert message == (
+        f"row {next_id}: field notes is not valid Unicode text (character 1 is a lone surrogate); nothing was saved"
+    )
+    assert sheet.read_bytes() == before
+    assert api["annotate_next"]("forcebench", alice)[2] == "1 of 10 rows annotated by alice"

@@ -13,8 +13,8 @@ from types import ModuleType
 
 import pytest
 
-pytest.importorskip("gradio")
-pytest.importorskip("gradio_client")
+pytest.importorskip("gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'")
+pytest.importorskip("gradio_client", reason="gradio_client is not installed: pip install -e '.[dev]'")
 
 from space_server import SpaceServer
 

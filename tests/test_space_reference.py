@@ -7,9 +7,11 @@ import json
 import logging
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from eviscope.core.layout import PREDICTIONS_FILE
+from eviscope.core.tables import round_value
 from eviscope.space.data import RowSource
 from eviscope.space.reference import INDEX, MANIFEST, REFERENCE_DIR, reference_records
 from eviscope.suites.eviscope.dataset import load_rows
@@ -26,11 +28,9 @@ def test_each_committed_reference_is_scored_as_its_run_and_dated_when_it_finishe
     assert records and [(r["config"], r["system"]) for r in records] == [
         (e["config"], e["system"]) for e in INDEXED
     ]
-    assert {r["config"] for r in records} == {"eviscope-v1.1", "forcebench"}
-    assert [r["run"] for r in INDEXED if r["config"] == "eviscope-v1.1"] == [
-        "eviscope-v1.1/smollm2-vanilla",
-        "eviscope-v1.1/smollm2-gate",
-    ]
+    # eviscope-v1.1's SmolLM2 runs were withdrawn with issue 32's repairs until they are re-run
+    # (docs/reference-results.md); an indexed run on rows no config serves would be left off, and fail above
+    assert {r["config"] for r in records} == {"forcebench"}
     for record, entry in zip(records, INDEXED, strict=True):
         run = REFERENCE_DIR / entry["run"]
         manifest = json.loads((run / MANIFEST).read_text(encoding="utf-8"))
@@ -78,3 +78,70 @@ def test_a_reference_is_left_off_a_row_redrawn_under_the_same_id(tmp_path: Path,
         assert reference_records(["eviscope-v1.1"], lambda c: rows, tmp_path) == []
     assert "'hand' left off eviscope-v1.1: its manifest asked other rows than those served" in caplog.text
     assert "its manifest records no fingerprint (rows.sha256)" in caplog.text
+
+
+def test_the_leaderboard_carries_every_registered_reference_system_and_the_papers_figures_apart(
+    built_dataset: Path, tmp_path: Path
+) -> None:
+    """Issue 35: a reader compares a submission with the reference systems and the papers. The
+    leaderboard lists the submissions, then every system of the benchmark's registry (run on the
+    served rows and scored as ``eviscope score`` scores it), then the papers' figures with their source."""
+    from eviscope.space.leaderboard import leaderboard_table
+    from eviscope.space.reference import registry_records, reported_records
+    from eviscope.space.submissions import score_submission
+    from eviscope.suites.eviscope.reference_systems import SYSTEMS
+    from eviscope.suites.forcebench.baselines import BASELINES
+
+    config = "eviscope-v1.1"
+    rows = RowSource(built_dataset).rows(config)
+    lexical_file = tmp_path / "lexical.jsonl"
+    lexical_file.write_text("".join(json.dumps(p) + "\n" for p in SYSTEMS["lexical"](rows)), encoding="utf-8")
+    mine = score_submission(config, "mine", lexical_file, rows).record()
+    table = leaderboard_table(config, [*reported_records(config), *registry_records(config, rows), mine])
+    kinds = ["submission"] + ["reference"] * len(SYSTEMS) + ["reported (paper)"] * 6
+    assert table["kind"].tolist() == kinds
+    references = table["system"][1 : 1 + len(SYSTEMS)]
+    assert {name.removesuffix(" (reference system)") for name in references} == set(SYSTEMS)
+
+    by_system = table.set_index("system")
+    lexical = by_system.loc["lexical (reference system)"]
+    expected = score(load_rows(config, built_dataset), lexical_file).overall
+    assert (
+        lexical["joint success"]
+        == round_value(expected["joint_success"])
+        == by_system.loc["mine", "joint success"]
+    )
+    assert lexical["source"] == "eviscope baseline --system lexical, on the rows served"
+    qwen = by_system.loc["Qwen2.5 7B Q4_K_M, gate (paper)"]
+    assert (qwen["ERS"], qwen["QCS"], qwen["answer accuracy"]) == (0.150, 0.150, 0.738)
+    assert pd.isna(qwen["joint success"]) and qwen["source"].startswith("EviScope paper, Table 3")
+    assert reported_records("eviscope-xl") == []  # the paper reports v1.1 only
+
+    pairs = RowSource(built_dataset).rows("forcebench")
+    board = leaderboard_table(
+        "forcebench", [*registry_records("forcebench", pairs), *reported_records("forcebench")]
+    )
+    evaluators = board["system"][board["kind"] == "reference"].str.removesuffix(" (reference system)")
+    assert set(evaluators.str.replace(" ", "_")) == set(BASELINES)
+    paper = board.set_index("system").loc["axis ForceCheck (paper)"]
+    assert (paper["MVR"], paper["FS"]) == (0.232, 0.248) and "Table 2" in paper["source"]
+
+
+def test_one_rounding_everywhere_half_up_on_the_figure_as_written() -> None:
+    """6 of 160 rows is 0.0375: the report printed 0.037 (``f"{x:.3f}"`` rounds the float just below
+    it) where the leaderboard showed 0.038 (numpy's rounding). Reports and leaderboard now agree."""
+    from eviscope_fixtures import hand_predictions, hand_rows
+
+    from eviscope.core.tables import format_value, round_value
+    from eviscope.space.leaderboard import leaderboard_table
+    from eviscope.suites.eviscope.predictions import load_predictions
+    from eviscope.suites.eviscope.scoring import score_predictions
+
+    for value, shown in ((0.0375, "0.038"), (0.5125, "0.513"), (0.6625, "0.663"), (0.0125, "0.013")):
+        assert format_value(value) == shown == f"{round_value(value):.3f}"
+    rows = hand_rows()
+    result = score_predictions(rows, load_predictions(hand_predictions(), rows)).to_dict()
+    result["answer_accuracy"] = 0.0375
+    record = {"id": "x", "config": "eviscope-v1.1", "system": "s", "submitted_at": "", "result": result}
+    line = leaderboard_table("eviscope-v1.1", [{**record, "predictions": []}]).iloc[0]
+    assert f"{line['answer accuracy']:.3f}" == format_value(0.0375) == "0.038"

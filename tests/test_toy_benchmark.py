@@ -128,7 +128,7 @@ def test_the_toy_benchmark_builds_runs_scores_and_shows_in_the_space(
         in capsys.readouterr().err
     )
 
-    pytest.importorskip("gradio")
+    pytest.importorskip("gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'")
     from eviscope.space.annotation import AnnotationStore
     from eviscope.space.data import RowSource
     from eviscope.space.leaderboard import LocalResultStore, leaderboard_table
@@ -168,7 +168,7 @@ def test_the_toy_harness_tasks_are_gathered_with_the_others(
     )
 
     monkeypatch.setenv("EVISCOPE_DATASET", str(dataset))  # where the harness tasks read their rows
-    pytest.importorskip("lm_eval")
+    pytest.importorskip("lm_eval", reason="lm-eval is not installed: pip install -e '.[harness]'")
     from lm_eval.tasks import TaskManager
 
     task = TaskManager(include_path=str(folder), include_defaults=False).load("toy")["tasks"]["toy"]
@@ -182,7 +182,7 @@ def test_the_toy_harness_tasks_are_gathered_with_the_others(
     # lm-eval's aggregation is the toy's scoring: 5 of 6 right
     assert task.aggregation()["accuracy"](items) == 5 / 6
 
-    pytest.importorskip("inspect_ai")
+    pytest.importorskip("inspect_ai", reason="inspect-ai is not installed: pip install -e '.[harness]'")
     inspect_task = importlib.import_module("eviscope.suites.toy.inspect_tasks").toy(dataset=str(dataset))
     assert [s.input for s in inspect_task.dataset] == [d["prompt"] for d in docs]
 

@@ -273,6 +273,8 @@ def _alternatives(
                 found = [o for o in found if number_value(o) <= 100]
             return found
 
+        if item.type == "year" and not 990 <= int(item.core) <= 2026:
+            return []  # no other year within ten years lies in the corpus's past (substitute_year)
         make = substitute_year if item.type == "year" else substitute_number
         options = keep(sorted({make(item.core, rng) for _ in range(16)}))
         rng.shuffle(options)

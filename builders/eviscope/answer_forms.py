@@ -103,11 +103,16 @@ def substitute_number(number: str, rng: random.Random, spread: float | None = No
         'number'
         >>> substitute_number("three branches", random.Random(0)) in {"two branches", "four branches", "five branches"}
         True
+        >>> sorted({substitute_number("eleven", random.Random(seed), 0.2) for seed in range(20)})
+        ['nine', 'ten', 'thirteen', 'twelve']
     """
     word = _WORD_NUMBER.fullmatch(number.strip())
     if word:
         value = NUMBER_WORDS.index(word["word"].lower())
-        choices = [w for i, w in enumerate(NUMBER_WORDS) if i != value and abs(i - value) <= max(2, value)]
+        reach = max(2, value) if spread is None else spread * number_value(word["word"])
+        choices = [w for i, w in enumerate(NUMBER_WORDS) if i != value and abs(i - value) <= reach]
+        if not choices:
+            raise ValueError(f"no number word within {spread:.0%} of {number!r}")
         new_word = rng.choice(choices)
         if word["word"][0].isupper():
             new_word = new_word.capitalize()

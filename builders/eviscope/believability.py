@@ -86,6 +86,12 @@ rule                        read as not believable
                             same action as following or preceding it closely ("In 1225 both divisions
                             returned" and "In 1226, immediately after returning"; "the following
                             year", "shortly after"): not 1224
+``date_sequence_tied``      a year whose paragraph counts years on from it ("In 1875, Tesla enrolled …",
+                            "During his third year …") where a tied sentence dates a later event within
+                            that count ("In December 1878, Tesla left Graz")
+``compatible_bound``        an alternative under a one-sided qualifier or an approximation that the answer
+                            still satisfies ("over 800,000" against "over 900,000"; "after 1848" against
+                            "after 1850"; "about 1850" against "about 1848")
 =========================== =============================================================================
 
 *Tied to the answer* are every sentence of the support paragraph, every sentence of the article
@@ -121,6 +127,7 @@ from dateutil.parser import parserinfo
 
 from eviscope.builders.eviscope.answer_forms import NUMBER_WORDS, answer_form, number_value
 from eviscope.builders.eviscope.answer_types import Entity
+from eviscope.builders.eviscope.conflict_lints import compatible_bound
 from eviscope.builders.eviscope.date_forms import ORDINAL_WORDS, date_mentions, parse_date
 from eviscope.core.normalize import QUESTION_WORDS, contains, tokens
 from eviscope.core.sentences import sentence_spans
@@ -198,13 +205,25 @@ RULES: dict[str, str] = {
     "date_numbered_series": "the answer dates a numbered event ('Super Bowl XXXVII took place in San Diego "
     "in 2003') whose series the article dates at another number ('Super Bowl XIX in 1985'): the "
     "numbering fixes the year",
+    "date_sequence_tied": "the answer's paragraph counts years on from the answer ('In 1875, Tesla enrolled "
+    "…', 'During his third year …') and a sentence tied to it dates a later event within that count and a "
+    "year more ('In December 1878, Tesla left Graz'): the years between are spoken for",
+    "compatible_bound": "the answer stands under a one-sided qualifier ('over 800,000', 'more than 120', "
+    "'after 1848') or an approximation ('about 1850') that the answer still satisfies with the alternative "
+    "in its place, so the two passages do not contradict each other (issue 32's readers)",
     "date_close_same_verb": "a sentence that tells the same action as the answer's ties it closely to its "
     "own date ('In 1226, immediately after returning from the west'; 'the following year', 'shortly "
     "after'): the alternative may not move farther from that date than the answer is",
 }
 """Every rule of believability against the article: its id and what it rejects."""
 STRICTER_RULES = frozenset(
-    {"date_duration_tied", "count_of_a_group", "date_numbered_series", "date_close_same_verb"}
+    {
+        "date_duration_tied",
+        "count_of_a_group",
+        "date_numbered_series",
+        "date_close_same_verb",
+        "date_sequence_tied",
+    }
 )
 """The rules that the sixth strict read (``eviscope-xl``, seed 8181) asked for. A config reads them only
 where it declares so (:class:`~eviscope.builders.eviscope.configs.EviScopeConfig`: ``eviscope-xl``
@@ -669,6 +688,12 @@ class Believability:
             self._question_findings[key] = self._question_finding(answer, rules)
         if self._question_findings[key]:
             return self._question_findings[key]
+        if "compatible_bound" in rules:
+            context = self.squad.paragraphs[answer.paragraph].context
+            end = answer.start + len(answer.core)
+            if compatible_bound(context[: answer.start], answer.core, alternative, context[end:]):
+                own = self.article(answer.paragraph).sentence_of(answer.paragraph, answer.start)
+                return Finding("compatible_bound", own.text)
         if answer.kind in {"year", "date"}:
             return self._date_finding(answer, alternative, rules)
         if answer.kind == "quantity":
@@ -704,6 +729,7 @@ class Believability:
                     return Finding("date_span_passage", sentence.text)
             found = "date_duration_tied" in rules and _duration_finding(answer, own, passage)
             found = found or ("date_numbered_series" in rules and _series_finding(answer, article, own))
+            found = found or ("date_sequence_tied" in rules and _sequence_finding(answer, own, passage, rest))
             if found:
                 return found
         if answer.kind != "quantity":
@@ -1005,6 +1031,45 @@ def _duration_finding(answer: Answer, own: _Sentence, passage: list[_Sentence]) 
     for sentence in [own, *passage]:
         if any(abs(gap - n) <= DURATION_SLACK for n in durations(sentence.text) for gap in gaps):
             return Finding("date_duration_tied", sentence.text)
+    return None
+
+
+_SEQUENCE = re.compile(
+    r"\b(" + "|".join(ORDINAL_WORDS[1:12]) + r"|\d{1,2}(?:st|nd|rd|th))\s+(?:year|season|term|semester)s?\b",
+    re.IGNORECASE,
+)
+"""A step of a sequence counted in years ("his third year", "the 2nd season")."""
+
+
+def sequence_years(text: str) -> int:
+    """How many years ``text`` counts on: the largest ordinal year ("During his third year": 3) or
+    duration of years (:func:`durations`), 0 where none.
+
+    >>> sequence_years("During his first year ... During his third year, Tesla gambled"), sequence_years("In 1875.")
+    (3, 0)
+    """
+    steps = [
+        int(m[1][:-2]) if m[1][0].isdigit() else ORDINAL_WORDS.index(m[1].lower()) + 1
+        for m in _SEQUENCE.finditer(text)
+    ]
+    return max([*steps, *durations(text)], default=0)
+
+
+def _sequence_finding(
+    answer: Answer, own: _Sentence, passage: list[_Sentence], rest: list[_Sentence]
+) -> Finding | None:
+    """``date_sequence_tied``: the answer's paragraph counts years on from it ("In 1875, Tesla enrolled
+    …", "During his third year …") and a sentence tied to it dates a later event within that count
+    and a year more ("In December 1878, Tesla left Graz"): the years between are spoken for, so a move
+    later squeezes the sequence and a move earlier leaves years the article does not fill."""
+    held = _answer_span(answer.core)
+    counted = max(sequence_years(sentence.text) for sentence in [own, *passage])
+    if held is None or counted < 2:
+        return None
+    year = held[0].year
+    for sentence in [*passage, *rest]:
+        if any(year < span[0].year <= year + counted + 1 for _, _, span in date_spans(sentence.text)):
+            return Finding("date_sequence_tied", sentence.text)
     return None
 
 

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from eviscope.builders.eviscope.alternatives import PAPER_MOVES, Moves, _alternatives, _NamePool
 from eviscope.builders.eviscope.answer_types import Entity, article_labels, paragraph_entities
@@ -26,11 +27,20 @@ from eviscope.builders.eviscope.conflict_lints import (
     run_lints,
     without_cue_sentences,
 )
-from eviscope.builders.eviscope.eligibility import Rejection, _cheap_checks, _Eligible, _occurrences
+from eviscope.builders.eviscope.eligibility import (
+    Rejection,
+    _cheap_checks,
+    _Eligible,
+    _occurrences,
+    typed_paragraphs,
+)
 from eviscope.builders.eviscope.retrieval import _RelatedPassages
-from eviscope.builders.eviscope.windows import _balanced_pair, _gap, conflict_window, gap_target
+from eviscope.builders.eviscope.windows import conflict_window, gap_target
 from eviscope.core.normalize import tokens
 from eviscope.suites.eviscope.squad_source import Question, Squad
+
+if TYPE_CHECKING:
+    from eviscope.builders.eviscope.near_duplicates import NearDuplicates
 
 Construction = tuple[Moves, frozenset[str]]
 """How a config makes its alternatives: how far they move and the rules of believability they pass."""
@@ -48,13 +58,10 @@ class Candidate:
     support_span: tuple[int, int]
     related: int
     """Paragraph index of the related (insufficient) passage."""
-    balanced_related: tuple[tuple[int, int], tuple[int, int]] | None
-    """The two same-article passages of a balanced config, each a paragraph of the
-    :data:`~eviscope.builders.eviscope.retrieval.RELATED_POOL` best related ones and the end of its first
-    sentences shown: the first shown in ``insufficient`` rows, the second in ``noisy`` and
-    ``insufficient`` rows, chosen by :func:`~eviscope.builders.eviscope.windows._balanced_pair` so that
-    two same-article passages stand to each other in length as the support and its conflict window do
-    (``None``: the article has fewer than two, or the conflict passage has no window)."""
+    related_pool: tuple[int, ...]
+    """Paragraph indices of the related passages, best first (the first is :attr:`related`): a balanced
+    config shows the run of first sentences of one of them, and a copy of it with a question-irrelevant
+    edit, in its ``insufficient`` row (:mod:`~eviscope.builders.eviscope.near_duplicates`)."""
     conflict_text: str
     conflict_answer: str
     drops_cue_sentences: bool
@@ -66,10 +73,16 @@ class Candidate:
     unbelievable: str | None = None
     """The rule of :data:`~eviscope.builders.eviscope.believability.RULES` that rejects the alternative
     the six lints alone would take (the first that passes them), or ``None``."""
+    near_duplicates: NearDuplicates | None = None
+    """A balanced config's copies of the support and of a related passage with question-irrelevant
+    edits (:func:`~eviscope.builders.eviscope.near_duplicates.near_duplicates`), set where a balanced
+    config draws; ``None``: none found, or not looked for."""
     believable: bool = True
     """An alternative passes the six lints and every rule of believability against the article
     (:attr:`conflict_answer` is it); else the question is drawn only by the legacy construction
     (``v1``), whose conflict passage is not this one."""
+    support: str = ""
+    """The support paragraph's text: no two drawn quartets share it and a gold answer, across sources."""
 
 
 def find_candidates(
@@ -86,10 +99,14 @@ def find_candidates(
     ``moves``."""
     rejected: Counter[Rejection] = Counter()
     eligible: list[_Eligible] = []
-    entities = paragraph_entities(squad, progress)
+    typed = typed_paragraphs(squad)
+    entities = paragraph_entities(squad, progress, typed)
     known = article_labels(squad, entities)
     cued = {i for i, p in enumerate(squad.paragraphs) if conflict_cues_in(p.context)}
     for question in progress(squad.questions):
+        if typed is not None and question.paragraph not in typed:
+            rejected[Rejection("not_typed")] += 1
+            continue
         title = squad.paragraphs[question.paragraph].title
         checked = _cheap_checks(squad, question, cued, entities[question.paragraph], known[title])
         if isinstance(checked, Rejection):
@@ -179,20 +196,15 @@ def _make_candidate(
         item.type,
         item.support_span,
         related[0],
-        None,
+        tuple(related),
         *(believable or made),
         base != paragraph.context,
-        None,
-        unbelievable,
-        believable is not None,
+        unbelievable=unbelievable,
+        believable=believable is not None,
+        support=paragraph.context,
     )
     window = conflict_window(squad, candidate, gap_target(seed, item.question.id))
-    if window is None:
-        return candidate
-    gap = _gap(len(paragraph.context), len(window[0]))
-    return replace(
-        candidate, window=window, balanced_related=_balanced_pair(squad, related, len(paragraph.context), gap)
-    )
+    return candidate if window is None else replace(candidate, window=window)
 
 
 def answer_of(squad: Squad, candidate: Candidate) -> Answer:

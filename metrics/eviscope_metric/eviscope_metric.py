@@ -8,6 +8,8 @@ import datasets
 import evaluate
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.fields import warn_user
+from eviscope.suites.eviscope.fit import mismatch_warning
 from eviscope.suites.eviscope.predictions import (
     Prediction,
     check_rows,
@@ -48,12 +50,18 @@ Args:
         (`answer_ok`, `source_ok`, `success`; `evidence_removal_sensitivity`, ...).
 Raises:
     EviScopeError (a ValueError): a prediction or reference that breaks the contract (docs/contract.md §3 or §2; the message
-        names its position, id and field), or unknown, duplicate or missing ids.
+        names its position, id and field), unknown, duplicate or missing ids, or a field that is a near
+        miss of a known one (`citation`: "unknown field 'citation' — did you mean 'citations'?").
+Warns:
+    EviScopeWarning (a UserWarning), one line each: an unknown field that is no near miss (ignored;
+        once per field); predictions whose cited doc ids and quotes mostly miss the references'
+        documents (made for another config: `eviscope-v1` and `eviscope-v1.1` share their ids).
 Returns:
     every overall metric of contract §4 at the top level (`answer_accuracy`, `source_accuracy`,
     `right_answer_wrong_source`, `right_source_wrong_answer`, `unsupported_citation_rate`,
-    `span_precision`, `span_recall`, `span_f1`, `abstention_precision`, `abstention_recall`,
-    `abstention_f1`, `conflict_accuracy`, `conflict_blind_answering`, `hallucination_rate`,
+    `span_precision`, `span_recall`, `span_f1`, `false_conflict_rate` (only where some reference has
+    `near_duplicate: "irrelevant_edit"`; else not applicable and left out), `abstention_precision`,
+    `abstention_recall`, `abstention_f1`, `conflict_accuracy`, `conflict_blind_answering`, `hallucination_rate`,
     `joint_success`, `avg_prompt_tokens`, `avg_completion_tokens`, `avg_calls`, `avg_latency_s`,
     `total_cost_usd`, `utility_per_call`, `evidence_removal_sensitivity`, `noise_robustness`,
     `conflict_sensitivity`, `quartet_consistency`), `per_variant` (each variant's row metrics
@@ -96,6 +104,19 @@ Examples:
     ...                            return_vectors=True)["vectors"]
     >>> vectors["rows"]["success"], vectors["quartets"]["evidence_removal_sensitivity"]
     ([1, 0, 1, 0], [1])
+
+    The false-conflict rate needs references that say which rows show a copy of the support that
+    disagrees only about another fact (`near_duplicate: "irrelevant_edit"`, as `eviscope-xl`'s noise
+    does); without one it is not applicable and left out, never 0:
+
+    >>> "false_conflict_rate" in results
+    False
+    >>> edited = [{**row, "near_duplicate": "irrelevant_edit" if row["variant"] == "noisy" else "none"}
+    ...           for row in references]
+    >>> flagged = [{"id": "q1-noisy", "action": "flag_conflict", "citations": ["d1", "d2"]},
+    ...            *(p for p in predictions if p["id"] != "q1-noisy")]
+    >>> eviscope.compute(predictions=flagged, references=edited)["false_conflict_rate"]
+    1.0
 """
 
 _QUOTE = {"doc_id": datasets.Value("string"), "text": datasets.Value("string")}
@@ -217,4 +238,9 @@ class Eviscope(evaluate.Metric):
             p.id == stored["id"] for p, stored in zip(validated, predictions, strict=True)
         ):
             predictions = validated  # validated once, in add_batch; only joined and scored here
+        else:
+            predictions = validate_predictions(predictions)  # as stored: the schema's fields only
+        mismatch = mismatch_warning(references, predictions, "predictions")
+        if mismatch:  # predictions made for another config's rows (the ids of v1 and v1.1 are shared)
+            warn_user(mismatch)
         return score(references, predictions).to_dict(vectors=return_vectors)

@@ -53,8 +53,13 @@ Args:
         `all_rows`).
 Raises:
     EviScopeError (a ValueError): a prediction or reference that breaks the contract (docs/contract.md §6 or §5; the message
-        names its position and field), a prediction paired with another row's reference, a
-        duplicate (id, evaluator), or a referenced row an evaluator left out.
+        names its position and field; a key that is a near miss of a known one the prediction lacks,
+        as `label_raise`), a prediction paired with another row's reference, a duplicate (id,
+        evaluator), or a referenced row an evaluator left out.
+Warns:
+    EviScopeWarning (a UserWarning), one line each: an unknown key that is no near miss (ignored;
+        once per key); labels outside their prompt's label set, counted per value (each scores
+        null, as the contract says: a violation or a penalty).
 Returns:
     `mvr`, `fs`, `n` (contrast units), `violations`, `lpr`, `n_licensed` (control units), `penalties`,
     `cpa` (None unless both kinds are present) and `missing`; the same under `per_axis`,
@@ -95,7 +100,11 @@ _PREDICTION = {
 }
 
 
-def _complete(predictions: list[dict] | None) -> list[dict] | None:
+def _quiet(message: str) -> None:
+    """Warnings of the check ``compute`` makes before storing, which scoring then gives once."""
+
+
+def _complete(predictions: list[dict] | None, warn=None) -> list[dict] | None:
     """Predictions validated by the library, with every field (`evaluate` checks the string fields of
     the first example with isinstance, so an absent string is "")."""
     if predictions is None:
@@ -105,7 +114,7 @@ def _complete(predictions: list[dict] | None) -> list[dict] | None:
             name: ("" if value.dtype == "string" and pred[name] is None else pred[name])
             for name, value in _PREDICTION.items()
         }
-        for pred in (p.model_dump() for p in validate_predictions(predictions))
+        for pred in (p.model_dump() for p in validate_predictions(predictions, warn=warn))
     ]
 
 
@@ -174,14 +183,14 @@ class Forcebench(evaluate.Metric):
         if predictions is not None and references is not None:
             predictions = list(predictions) if isinstance(predictions, Iterator) else predictions
             references = list(references) if isinstance(references, Iterator) else references
-            _scored(_complete(predictions), _references(references))
+            _scored(_complete(predictions, _quiet), _references(references), _quiet)
         return super().compute(predictions=predictions, references=references, **kwargs)
 
     def _compute(self, predictions: list[dict], references: list[dict]) -> dict:
         return _scored(predictions, references)
 
 
-def _scored(predictions: list[dict], references: list[dict]) -> dict:
+def _scored(predictions: list[dict], references: list[dict], warn=None) -> dict:
     """The library's headline results (``score_predictions``: the eval split when the references hold
     one) of completed predictions and references, paired by position."""
     if len(predictions) != len(references):
@@ -211,4 +220,4 @@ def _scored(predictions: list[dict], references: list[dict]) -> dict:
         preds.append(
             ForcePrediction.model_validate({k: v for k, v in pred.items() if v is not None and v != ""})
         )
-    return score_predictions(list(rows.values()), preds)
+    return score_predictions(list(rows.values()), preds, warn=warn)

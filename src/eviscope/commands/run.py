@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from eviscope.commands import add_dataset_argument, add_subcommand, console
 from eviscope.core.errors import EviScopeError
+from eviscope.core.ranges import AT_LEAST_ONE, FINITE_NON_NEGATIVE, FINITE_POSITIVE, NON_NEGATIVE, SEED
 from eviscope.core.registry import DEFAULT_CONFIG, run_options
 from eviscope.runner.accounting import PriceTable
 from eviscope.runner.backends import BACKENDS, backend_settings, settings_class
@@ -51,7 +52,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         what.add_argument(
             option.flag, choices=option.choices, metavar=option.metavar, help=option.help + default
         )
-    what.add_argument("--limit", type=int, metavar="N", help="run only the first N rows (default: all)")
+    what.add_argument(
+        "--limit", type=AT_LEAST_ONE, metavar="N", help="run only the first N rows (default: all)"
+    )
     what.add_argument(
         "--out", type=Path, required=True, metavar="DIR", help="run folder, e.g. runs/qwen-gate/"
     )
@@ -73,33 +76,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="answer the rows on a Ray cluster: no ADDRESS starts a local one, `auto` the one "
                       "`ray start` started, else HOST:PORT or ray://HOST:PORT (default: in this process)")  # fmt: skip
     pool.add_argument(
-        "--workers", type=int, metavar="N", help="Ray worker actors, one backend each (default: 1)"
+        "--workers", type=AT_LEAST_ONE, metavar="N", help="Ray worker actors, one backend each (default: 1)"
     )
-    pool.add_argument("--gpus-per-worker", type=float, metavar="G",
+    pool.add_argument("--gpus-per-worker", type=FINITE_NON_NEGATIVE, metavar="G",
                       help="GPUs per Ray worker (default: what the backend needs: vllm its --tensor-parallel-size)")  # fmt: skip
-    pool.add_argument("--cpus-per-worker", type=float, metavar="C", help="CPUs per Ray worker (default: 1)")
+    pool.add_argument("--cpus-per-worker", type=FINITE_POSITIVE, metavar="C",
+                      help="CPUs per Ray worker (default: 1)")  # fmt: skip
 
     decode = parser.add_argument_group("decoding")
-    decode.add_argument("--max-tokens", type=int, default=512, metavar="N", help="per reply")
-    decode.add_argument("--seed", type=int, default=0, help="sampling and engine seed")
+    decode.add_argument("--max-tokens", type=AT_LEAST_ONE, default=512, metavar="N", help="per reply")
+    decode.add_argument("--seed", type=SEED, default=0, help="sampling and engine seed")
     decode.add_argument("--generation-config", choices=("engine", "model"), default="engine",
                         help="defaults beside temperature 0: the engine's, or the model's "
                         "generation_config.json")  # fmt: skip
-    decode.add_argument("--max-retries", type=int, default=2, metavar="N",
+    decode.add_argument("--max-retries", type=NON_NEGATIVE, default=2, metavar="N",
                         help="re-asks of an unparsable reply before it is kept as action null; a reply "
                         "cut by --max-tokens is not re-asked")  # fmt: skip
-    decode.add_argument("--batch-size", type=int, default=0, metavar="N",
+    decode.add_argument("--batch-size", type=NON_NEGATIVE, default=0, metavar="N",
                         help="rows per backend call and per journal flush; 0: all in one call")  # fmt: skip
-    decode.add_argument("--price-prompt", type=float, default=0.0, metavar="USD",
+    decode.add_argument("--price-prompt", type=FINITE_NON_NEGATIVE, default=0.0, metavar="USD",
                         help="per 1M prompt tokens")  # fmt: skip
-    decode.add_argument("--price-completion", type=float, default=0.0, metavar="USD",
+    decode.add_argument("--price-completion", type=FINITE_NON_NEGATIVE, default=0.0, metavar="USD",
                         help="per 1M completion tokens")  # fmt: skip
     parser.set_defaults(func=main)
 
 
 def _add_backend_options(group: argparse._ArgumentGroup) -> None:
     """One option per field of every backend's settings; a field several backends share is one option
-    whose help gives each backend's default."""
+    whose help gives each backend's default. A number is parsed by its declared range, so a value out
+    of it is argparse's one line naming the option."""
     seen: dict[str, list[tuple[str, Any]]] = {}
     meta: dict[str, dataclasses.Field] = {}
     for name in BACKENDS:
@@ -126,8 +131,10 @@ def _add_backend_options(group: argparse._ArgumentGroup) -> None:
             default = "" if None in (d for _, d in backends) else f" (default: {backends[0][1]})"
         else:
             default = " (default: " + ", ".join(f"{n} {d}" for n, d in backends if d is not None) + ")"
-        kind = {"int": int, "int | None": int, "float": float}.get(str(f.type), str)
-        group.add_argument(flag, dest=dest, type=kind, metavar=f.metadata.get("metavar"),
+        limits = f.metadata.get("range")
+        if limits is None and str(f.type).split(" | ")[0] in ("int", "float"):
+            raise RuntimeError(f"backend option {dest!r} is a number: declare its range (option(range=...))")
+        group.add_argument(flag, dest=dest, type=limits or str, metavar=f.metadata.get("metavar"),
                            help=where + f.metadata["help"] + default)  # fmt: skip
 
 

@@ -16,7 +16,7 @@ from eviscope.commands import (
     console,
 )
 from eviscope.core.datafiles import allowing_modified_data
-from eviscope.core.errors import EviScopeError
+from eviscope.core.errors import EviScopeError, plain
 from eviscope.core.layout import PREDICTIONS_FILE, report_dir
 from eviscope.core.registry import for_config
 from eviscope.runner.manifest import MANIFEST, read_manifest
@@ -55,28 +55,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--subset",
         action="store_true",
         help="score only the rows the predictions name (an `eviscope run --limit N` run); without it "
-        "a missing row is an error",
+        "a missing row is an error. The file is read once, a line at a time, as without it",
     )
     add_json_argument(parser)
     parser.set_defaults(func=run)
-
-
-def named_ids(predictions: Path) -> set[str]:
-    """The ``id`` of each line of a JSONL predictions file that has one (a malformed line is left
-    for the scorer to name)."""
-    ids = set()
-    try:
-        with predictions.open(encoding="utf-8") as lines:
-            for line in lines:
-                try:
-                    pred = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                if isinstance(pred, dict) and isinstance(pred.get("id"), str):
-                    ids.add(pred["id"])
-    except OSError as err:
-        raise EviScopeError(f"{predictions}: cannot read it ({err.strerror})") from None
-    return ids
 
 
 def _warn_other_rows(config: str, rows: list[dict[str, Any]], predictions: Path) -> None:
@@ -84,11 +66,19 @@ def _warn_other_rows(config: str, rows: list[dict[str, Any]], predictions: Path)
     asked other rows than those scored (a row redrawn under the same id, another build)."""
     if predictions.name != PREDICTIONS_FILE:
         return
+    where = predictions.parent / MANIFEST
     try:
         manifest = read_manifest(predictions.parent)
-    except EviScopeError:  # a broken manifest does not stop a score
+        other = manifest is not None and asks_other_rows(config, rows, manifest, str(where))
+    except EviScopeError as err:  # a broken manifest does not stop a score: it is named, in one line
+        console(stderr=True).print(
+            f"eviscope score: warning: {plain(str(err), None)}; the rows the run asked are not "
+            "checked, and the report names the run by its folder",
+            markup=False,
+            soft_wrap=True,
+        )
         return
-    if isinstance(manifest, dict) and asks_other_rows(config, rows, manifest):
+    if other:
         console(stderr=True).print(
             f"eviscope score: warning: {predictions.parent / MANIFEST} records a run that asked other "
             f"rows than the {len(rows)} scored (their ids, prompts or schemas differ): the "
@@ -96,6 +86,18 @@ def _warn_other_rows(config: str, rows: list[dict[str, Any]], predictions: Path)
             markup=False,
             soft_wrap=True,
         )
+
+
+def _default_report(predictions: Path) -> Path:
+    """The report folder beside ``predictions`` (:func:`~eviscope.core.layout.report_dir`); one that
+    is a symbolic link (planted in a run folder, it would send the reports elsewhere) is refused."""
+    out = report_dir(predictions)
+    if out.is_symlink():
+        raise EviScopeError(
+            f"{plain(str(out), None)} is a symbolic link, and eviscope score writes its default report "
+            "folder only as a real folder: remove the link, or give --out"
+        )
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -109,15 +111,17 @@ def run(args: argparse.Namespace) -> int:
     with checks:
         rows = bench.load_rows(args.config, args.dataset)
     total = len(rows)
-    if args.subset:
-        ids = named_ids(args.predictions)
-        rows = [row for row in rows if row["id"] in ids]
-        if not rows:
-            raise EviScopeError(
-                f"{args.predictions}: --subset, but no prediction names a row of {args.config}"
-            )
+    out = args.out or _default_report(args.predictions)
+    scored = bench.score(
+        args.config,
+        rows,
+        args.predictions,
+        out,
+        subset=args.subset,  # read once
+        rows_of=lambda other: bench.load_rows(other, args.dataset),
+    )
+    rows = rows if scored.rows is None else scored.rows
     _warn_other_rows(args.config, rows, args.predictions)
-    scored = bench.score(args.config, rows, args.predictions, args.out or report_dir(args.predictions))
     if args.json:
         print(json.dumps(scored.report, indent=2, ensure_ascii=False))
         return 0

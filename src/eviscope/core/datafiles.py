@@ -28,7 +28,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 
-from eviscope.core.errors import EviScopeError, first_line, plain
+from eviscope.core.errors import EviScopeError, first_line, id_text
 from eviscope.core.io import file_sha256
 from eviscope.core.layout import split_path
 
@@ -140,7 +140,7 @@ def check_unique_ids(path: Path, rows: list[dict[str, Any]]) -> None:
         seen = first.setdefault(row["id"], number)
         if seen != number:
             raise EviScopeError(
-                f"{path}: duplicate id {plain(str(row['id']), 60)} in the dataset (rows {seen} and {number}); "
+                f"{path}: duplicate id {id_text(row['id'])} in the dataset (rows {seen} and {number}); "
                 "the data is malformed: rebuild it"
             )
 

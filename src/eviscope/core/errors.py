@@ -3,7 +3,8 @@
 :class:`EviScopeError` is a :class:`ValueError`, as ``evaluate`` and ``datasets`` users expect of bad
 inputs; the CLI prints it as one line. A message quotes user data only through :func:`plain` or
 :func:`brief`, so it stays one short line whatever the data holds (line breaks, NUL bytes,
-right-to-left marks, lone surrogates, a megabyte-long id).
+right-to-left marks, lone surrogates, a megabyte-long id); a row id through :func:`id_text`, which
+also escapes every non-ASCII character, so a look-alike id never reads as the real one.
 """
 
 from __future__ import annotations
@@ -19,11 +20,25 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
-__all__ = ["EviScopeError", "brief", "first_line", "os_error", "os_errors", "plain"]
+__all__ = [
+    "EviScopeError",
+    "EviScopeWarning",
+    "brief",
+    "first_line",
+    "id_text",
+    "os_error",
+    "os_errors",
+    "plain",
+]
 
 
 class EviScopeError(ValueError):
     """A user-facing error: its message names the file, row or field at fault and how to fix it."""
+
+
+class EviScopeWarning(UserWarning):
+    """A user-facing warning: input that is scored, but not as its author may think (an unknown field,
+    predictions that fit another config); the command line prints it as one ``warning:`` line."""
 
 
 _BRIEF_REPR = reprlib.Repr()
@@ -44,6 +59,22 @@ def plain(text: str, limit: int | None = 80) -> str:
     cut = text[:limit] if truncated else text
     if not cut.isprintable():
         cut = "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
+    return f"{cut}… ({len(text):,} characters)" if truncated else cut
+
+
+def id_text(row_id: object, limit: int | None = 60) -> str:
+    """A row id as every error quotes it: each character outside printable ASCII escaped as
+    :func:`ascii` escapes it, so that a look-alike (a Cyrillic ``о`` in ``q01-nоisy``) never reads
+    as the id it imitates; cut at ``limit`` characters as :func:`plain` cuts.
+
+    >>> id_text("q01-noisy"), id_text("q01-n\u043eisy"), id_text("a\\nb\\u202e")
+    ('q01-noisy', 'q01-n\\\\u043eisy', 'a\\\\nb\\\\u202e')
+    """
+    text = row_id if isinstance(row_id, str) else str(row_id)
+    truncated = limit is not None and len(text) > limit
+    cut = text[:limit] if truncated else text
+    if not (cut.isascii() and cut.isprintable()):
+        cut = "".join(c if c.isascii() and c.isprintable() else ascii(c)[1:-1] for c in cut)
     return f"{cut}… ({len(text):,} characters)" if truncated else cut
 
 

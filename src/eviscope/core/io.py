@@ -96,25 +96,21 @@ def fsync_folder(folder: Path) -> None:
 
 
 def write_atomic(
-    target: Path,
-    data: str | bytes,
-    temp_prefix: str = ".partial-",
-    temp_suffix: str = ".tmp",
-    *,
-    temp: Path | None = None,
+    target: Path, data: str | bytes, temp_prefix: str = ".partial-", temp_suffix: str = ".tmp"
 ) -> None:
     """Replace ``target`` by ``data`` (text is written as UTF-8), whole or not at all: a temporary file
-    of its own beside it (``<temp_prefix><random><temp_suffix>``, created exclusively, mode 0644),
-    fsync, rename, folder fsync.
+    of its own beside it (``<temp_prefix><random><temp_suffix>``, created exclusively and never
+    through a symbolic link, mode 0644), fsync, rename, folder fsync.
 
     Raises the :class:`OSError` of a failed write after removing its temporary file; ``target`` is
-    then untouched. Concurrent writers never share a temporary file, unless the caller names one
-    (``temp``: a writer that holds its folder's lock, whose leftover a rerun simply overwrites).
+    then untouched. Concurrent writers never share a temporary file, and a link planted at any name
+    in the folder is never written through (the rename replaces a link at ``target`` itself, not
+    what it points to).
     """
     payload = data.encode("utf-8") if isinstance(data, str) else data
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = temp or target.parent / f"{temp_prefix}{secrets.token_hex(8)}{temp_suffix}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if temp else os.O_EXCL), 0o644)
+    tmp = target.parent / f"{temp_prefix}{secrets.token_hex(8)}{temp_suffix}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)

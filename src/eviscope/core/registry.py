@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from eviscope.core.errors import EviScopeError
+from eviscope.core.errors import EviScopeError, id_text
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -116,10 +116,26 @@ class Scored:
     written: list[Path] = field(default_factory=list)
     overall: dict[str, Any] | None = None
     """The overall metrics by name, as :class:`HubTask` names them (None: the report holds them)."""
+    rows: list[Row] | None = None
+    """The rows scored, when they are the subset the predictions name (None: every row given)."""
 
     @property
     def metrics(self) -> dict[str, Any]:
         return self.report if self.overall is None else self.overall
+
+
+def named_rows(config: str, rows: Sequence[Row], ids: Iterable[str], source: str) -> list[Row]:
+    """The rows of ``config`` whose id the predictions read from ``source`` name (``eviscope score
+    --subset``, an ``eviscope run --limit N`` run), in their order; none is an error.
+
+    >>> named_rows("c", [{"id": "a"}, {"id": "b"}], ["b", "x"], "p.jsonl")
+    [{'id': 'b'}]
+    """
+    named = set(ids)
+    chosen = [row for row in rows if row["id"] in named]
+    if not chosen:
+        raise EviScopeError(f"{source}: --subset, but no prediction names a row of {config}")
+    return chosen
 
 
 @dataclass(frozen=True)
@@ -220,7 +236,7 @@ def read_verdicts(
         try:
             verdicts[row_id] = flow.verdict(row_id, values)
         except ValidationError as err:
-            raise field_error(err, f"{at}: id {row_id!r}", "annotation_") from None
+            raise field_error(err, f"{at}: id '{id_text(row_id)}'", "annotation_") from None
     return verdicts
 
 
@@ -235,6 +251,19 @@ class BrowseFilter:
     choices: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Reported:
+    """A result a paper reports, shown on its config's leaderboard as a ``reported (paper)`` line
+    beside the submissions (never scored here: the paper's own rows and models)."""
+
+    config: str
+    system: str
+    source: str
+    """Where the figures are printed (paper, table or section), shown beside them."""
+    line: Mapping[str, float | None]
+    """Leaderboard cells by column; a column the paper does not report is left out (shown empty)."""
+
+
 @dataclass
 class SpaceScore:
     """A scored Space submission: the stored result and predictions, and what its report needs."""
@@ -243,6 +272,9 @@ class SpaceScore:
     predictions: list[dict[str, Any]]
     detail: Any = None
     """Whatever the benchmark's report draws from (not stored)."""
+    warnings: list[str] = field(default_factory=list)
+    """One line each: what was scored, but not as the uploader may think (an unknown field, a label
+    outside its prompt's set, predictions that fit another config); shown with the result."""
 
 
 class SpaceView(Protocol):
@@ -258,9 +290,28 @@ class SpaceView(Protocol):
     """Leaderboard columns (or prefixes) sorted ascending."""
     annotation: AnnotationFlow | None
     """Its annotation form in the Annotate tab (None: its rows are not annotated in the Space)."""
+    reported: tuple[Reported, ...]
+    """The papers' reported results, each on the config it was reported for."""
+    reference_command: str
+    """How to run one of :meth:`reference_systems` from the command line, ``{name}`` for its name:
+    the source the leaderboard gives its line."""
 
-    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
-        """Validate and score an uploaded predictions file; errors name it by ``source``."""
+    def reference_systems(self, rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """The predictions of each registered reference system on ``rows``, by name: the
+        leaderboard scores them as it scores a submission, and shows them as ``reference`` lines."""
+        ...
+
+    def score_upload(
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        path: Path,
+        source: str,
+        config: str | None = None,
+        rows_of: Callable[[str], Sequence[Row]] | None = None,
+    ) -> SpaceScore:
+        """Validate and score an uploaded predictions file for ``config``; errors name it by
+        ``source``. ``rows_of`` gives the rows of the other configs the Space serves, so that
+        predictions made for another config's rows are named in a warning."""
         ...
 
     def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
@@ -323,8 +374,21 @@ class Benchmark(Protocol):
         """The runner's task for the run options (each given or at its default)."""
         ...
 
-    def score(self, config: str, rows: list[Row], predictions: Path, out: Path | None) -> Scored:
-        """Validate and score a predictions file; write the reports into ``out`` (None: write nothing)."""
+    def score(
+        self,
+        config: str,
+        rows: list[Row],
+        predictions: Path,
+        out: Path | None,
+        *,
+        subset: bool = False,
+        rows_of: Callable[[str], Sequence[Row]] | None = None,
+    ) -> Scored:
+        """Validate and score a predictions file, read once (a FIFO too); write the reports into
+        ``out`` (None: write nothing). ``subset``: score only the rows the predictions name
+        (:func:`named_rows`; ``eviscope score --subset``), given in :attr:`Scored.rows`. ``rows_of``
+        gives the rows of another built config (an error where it is not built), so that predictions
+        made for another config's rows are named in a warning."""
         ...
 
     def score_command(self, config: str, predictions: Path) -> str:
@@ -365,12 +429,21 @@ def configs() -> dict[str, tuple[Benchmark, Config]]:
     return {config.name: (b, config) for b in benchmarks() for config in b.configs}
 
 
-def for_config(config: str) -> Benchmark:
-    """The benchmark that config ``config`` belongs to; an unknown config names the known ones."""
+def for_config(config: str, benchmark: str | None = None) -> Benchmark:
+    """The benchmark that config ``config`` belongs to; an unknown config names the known ones, and
+    so does a config of another benchmark than ``benchmark`` (where a command takes only its configs).
+    The one check of a config name: ``eviscope`` runs it on every command's ``--config``."""
     known = configs()
     if config not in known:
         raise EviScopeError(f"unknown config {config!r}; known: {', '.join(known)}")
-    return known[config][0]
+    bench = known[config][0]
+    if benchmark is not None and bench.name != benchmark:
+        own = [name for name, (b, _) in known.items() if b.name == benchmark]
+        title = next(b.title for b, _ in known.values() if b.name == benchmark)
+        raise EviScopeError(
+            f"config {config!r} belongs to {bench.title}, not {title}; {title} configs: {', '.join(own)}"
+        )
+    return bench
 
 
 def source_of(bench: Benchmark, config: Config) -> Source | None:

@@ -13,7 +13,7 @@ import csv
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from eviscope.core.errors import EviScopeError
+from eviscope.core.errors import EviScopeError, id_text
 
 __all__ = ["checked_ids", "read_sheet_lines"]
 
@@ -54,8 +54,8 @@ def checked_ids(
     for number, line in lines:
         where, row_id = at(number), (line.get("id") or "").strip()
         if known is not None and row_id not in known:
-            raise EviScopeError(f"{where}: id {row_id!r} is not a candidate row")
+            raise EviScopeError(f"{where}: id '{id_text(row_id)}' is not a candidate row")
         if row_id in seen:
-            raise EviScopeError(f"{where}: id {row_id!r} appears twice")
+            raise EviScopeError(f"{where}: id '{id_text(row_id)}' appears twice")
         seen.add(row_id)
         yield where, row_id, line

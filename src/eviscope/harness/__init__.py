@@ -5,7 +5,7 @@ with the utilities module they load by path, an inspect-ai task file, and the gl
 harness log back (:mod:`eviscope.harness.samples`). ``eviscope tasks path`` prints one folder that
 holds every benchmark's lm-eval tasks (give it to ``--include_path``); ``eviscope tasks path
 --harness inspect`` prints each benchmark's inspect-ai task file (lighteval 0.13 could not be used:
-see the README). Each request carries its JSON schema, sent to the model as
+see docs/harnesses.md). Each request carries its JSON schema, sent to the model as
 :mod:`eviscope.harness.lm_eval_schema` (lm-eval) and :mod:`eviscope.harness.inspect_generate`
 (inspect-ai) say.
 """

@@ -11,27 +11,30 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from contextlib import closing
 from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from eviscope.core.errors import EviScopeError
+from eviscope.core.errors import EviScopeError, plain
+from eviscope.core.jsonl import json_line_error, jsonl_lines
 from eviscope.core.registry import harnessed
 
 
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """The samples of an lm-eval ``--log_samples`` file, read a line at a time with the bounded
+    reader (a line over :data:`~eviscope.core.io.MAX_LINE_BYTES` is an error once that much is read)."""
     samples = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
+    source = plain(str(path), None)
+    with closing(jsonl_lines(path, source, place=lambda number: f"{source}:{number}")) as lines:
+        for number, line in lines:
             try:
                 sample = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise EviScopeError(f"{path}:{number}: not JSON ({err.msg})") from None
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                raise json_line_error(f"{source}:{number}", line) from None
             if not isinstance(sample, dict) or not {"doc_id", "doc", "filtered_resps"} <= sample.keys():
                 raise EviScopeError(
-                    f"{path}:{number}: not an lm-eval logged sample (doc_id, doc, filtered_resps); "
+                    f"{source}:{number}: not an lm-eval logged sample (doc_id, doc, filtered_resps); "
                     "give the samples_<task>_<time>.jsonl that --log_samples wrote"
                 )
             samples.append(sample)

@@ -38,7 +38,7 @@ EVAL_RESULTS_DOC = "https://huggingface.co/docs/hub/eval-results"
 EVALUATION_FRAMEWORK = "eviscope"
 """The ``evaluation_framework`` id of ``eval.yaml``: the suite itself (its CLI and metric Spaces). The
 Hub knows a framework once it is added to ``EVALUATION_FRAMEWORKS`` in huggingface.js
-(``packages/tasks/src/eval.ts``) by a pull request; the README says how."""
+(``packages/tasks/src/eval.ts``) by a pull request; docs/release.md says how."""
 
 RESULTS_FOLDER = ".eval_results"
 

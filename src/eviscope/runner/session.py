@@ -8,8 +8,12 @@ interrupted run: one killed at any point, or stopped by an unavailable server, a
 read-only folder (reported as a one-line error naming the path or row, with the journal kept as it
 was). One run writes a folder at a time (:func:`~eviscope.runner.store.writer_lock`): a second one
 on the same ``--out`` stops at once, naming the process that holds it. A session that ends on any
-error, a bug included, records it (the manifest is never left ``running`` by a live process; one
-killed keeps ``finished_at: null``, and its engine calls are counted from the rows it journaled).
+error, a bug included, records it and marks the manifest ``failed``; one stopped by Ctrl-C or
+SIGTERM marks it ``interrupted`` (the manifest is never left ``running`` by a process that exits;
+one killed by SIGKILL keeps ``finished_at: null``, and its engine calls are counted from the rows it
+journaled). A folder holding a symbolic link at the name of a file the run writes
+(:data:`RUN_FILES`) is refused in one line before anything is written; the temporary files a killed
+run left there are removed.
 
 With ``ray`` set (:class:`~eviscope.runner.ray_pool.RayOptions`), the pending rows are answered by
 a pool of Ray worker actors (:mod:`eviscope.runner.ray_pool`), on a local cluster or an existing
@@ -19,23 +23,39 @@ one; their records come back into the same journal.
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import json
+import os
+import signal
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from eviscope.core.errors import EviScopeError, os_errors, plain
+from eviscope.core.errors import EviScopeError, brief, id_text, os_errors, plain
 from eviscope.core.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE
 from eviscope.core.registry import Benchmark, for_config, task_options
+from eviscope.core.untrusted_json import dumps
 from eviscope.runner import manifest as manifests
 from eviscope.runner.accounting import PriceTable
 from eviscope.runner.backends import backend_settings, settings_class
 from eviscope.runner.backends.base import Backend, BackendInfo, BackendSettings, SamplingConfig
 from eviscope.runner.execute import RunSettings, run_rows
 from eviscope.runner.ray_pool import RayOptions, run_on_ray
-from eviscope.runner.store import Journal, journal_path, read_records, write_atomic, writer_lock
+from eviscope.runner.store import (
+    JOURNAL_GLOB,
+    LOCK_FILE,
+    OWNER_FILE,
+    Journal,
+    journal_path,
+    read_records,
+    write_atomic,
+    writer_lock,
+)
 from eviscope.runner.tasks import Task
+
+PROMPTS_FILE = "prompts.jsonl"
 
 Advance = Callable[[int], None]
 Track = Callable[[int], contextlib.AbstractContextManager[Advance]]
@@ -129,15 +149,26 @@ def settings_from_manifest(manifest: Mapping[str, Any]) -> BackendSettings:
     return backend_settings(str(manifest.get("backend")), recorded)
 
 
-def asks_other_rows(config: str, rows: list[dict[str, Any]], manifest: Mapping[str, Any]) -> bool | None:
+def asks_other_rows(
+    config: str, rows: list[dict[str, Any]], manifest: Mapping[str, Any], where: str = manifests.MANIFEST
+) -> bool | None:
     """Whether the run ``manifest`` records asked other rows of ``config`` than ``rows`` (their
     ids, prompts or schemas differ: :func:`~eviscope.runner.manifest.rows_sha256`, the task rebuilt
-    from the options the manifest records); None when it records no fingerprint (an older run)."""
+    from the options the manifest records); None when it records no fingerprint (an older run). An
+    option it records that the benchmark does not offer (an unknown policy) is an error naming
+    ``where`` (the manifest's path) and the field."""
     recorded = (manifest.get("rows") or {}).get("sha256")
     if not isinstance(recorded, str):
         return None
     bench = for_config(config)
     given = {option.name: manifest.get(option.name) for option in bench.run_options}
+    for option in bench.run_options:
+        value = given[option.name]
+        if option.choices and value is not None and value not in option.choices:
+            raise EviScopeError(
+                f"{where}: field {option.name}: {brief(value)} is not one of {', '.join(option.choices)}; "
+                f"{manifests.NOT_A_MANIFEST}"
+            )
     task = bench.task(task_options(bench, config, given), str(manifest.get("model") or ""))
     return manifests.rows_sha256(task, rows) != recorded
 
@@ -160,8 +191,68 @@ def run(
     out = request.out
     with os_errors(out, "create", hint="use another --out"):
         out.mkdir(parents=True, exist_ok=True)
-    with writer_lock(out):
+    refuse_planted_links(out)
+    with writer_lock(out), _sigterm_interrupts():
         return _run_locked(request, bench, task, rows, context, say, track)
+
+
+RUN_FILES = (
+    manifests.MANIFEST,
+    PREDICTIONS_FILE,
+    PROMPTS_FILE,
+    LOCK_FILE,
+    OWNER_FILE,
+    JOURNAL_GLOB,
+    ".*.tmp",
+)
+"""The names (and patterns) of what ``eviscope run`` writes in its folder, temporary files included."""
+
+
+def refuse_planted_links(out: Path) -> None:
+    """Refuse a run folder holding a symbolic link at one of :data:`RUN_FILES`: a run writes only
+    files it created, and a link planted there (``records.jsonl`` pointing at a file of the user's)
+    would be a write into whatever it points to."""
+    with os_errors(out, "read", hint="use another --out"):
+        entries = sorted(entry.name for entry in os.scandir(out) if entry.is_symlink())
+    for name in entries:
+        if any(fnmatch.fnmatchcase(name, pattern) for pattern in RUN_FILES):
+            raise EviScopeError(
+                f"{plain(str(out / name), None)} is a symbolic link, and eviscope run writes only files "
+                "it created there: remove the link, or use another --out"
+            )
+
+
+def _remove_leftovers(out: Path) -> None:
+    """Remove the temporary files a killed run left (``.<file>.<random>.tmp`` of a run file; never
+    a link, which :func:`refuse_planted_links` has refused); the caller holds the folder's lock."""
+    prefixes = tuple(f".{name}." for name in RUN_FILES if "*" not in name)
+    with os_errors(out, "read", hint="use another --out"):
+        for entry in os.scandir(out):
+            if (
+                entry.name.startswith(prefixes)
+                and entry.name.endswith(".tmp")
+                and entry.is_file(follow_symlinks=False)
+            ):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM stops a run as Ctrl-C does (a ``KeyboardInterrupt``), so that its session is recorded
+    ``interrupted`` before the process exits; only in the main thread, where signals are handled."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
 
 
 def _run_locked(
@@ -174,6 +265,7 @@ def _run_locked(
     track: Track,
 ) -> RunResult:
     out = request.out
+    _remove_leftovers(out)
     ident = _identity(request, task, context)
     previous = manifests.read_manifest(out)
     if previous is not None:
@@ -182,12 +274,8 @@ def _run_locked(
     pending = [row for row in rows if row["id"] not in done]
     sessions = list((previous or {}).get("sessions", []))
     if request.save_prompts:
-        lines = (
-            json.dumps({"key": r.key, "messages": r.messages}, ensure_ascii=False)
-            for row in rows
-            for r in task.requests(row)
-        )
-        write_atomic(out / "prompts.jsonl", "".join(f"{line}\n" for line in lines))
+        lines = (dumps({"key": r.key, "messages": r.messages}) for row in rows for r in task.requests(row))
+        write_atomic(out / PROMPTS_FILE, "".join(f"{line}\n" for line in lines))
     started = manifests.now()
     info = BackendInfo(
         backend=request.backend.name,
@@ -200,10 +288,11 @@ def _run_locked(
         # a session killed before it ends stays in the manifest with finished_at null
         session: dict[str, Any] = {"started_at": started, "finished_at": None, "rows_run": len(pending)}
         write_state = dict(status="running", previous=previous, sessions=[*sessions, session])
-        _write(request, ident, task, rows, info, **write_state)
         backend: Backend | None = None
-        journal = Journal(journal_path(out), stamp={"session": len(sessions)})
+        written: dict[str, Any] | None = None
         try:
+            written = _write(request, ident, task, rows, info, **write_state)
+            journal = Journal(journal_path(out), stamp={"session": len(sessions)})
             if request.ray is not None:
                 with track(len(pending)) as advance:
                     info, calls, session["ray"] = run_on_ray(
@@ -223,9 +312,20 @@ def _run_locked(
                 info, session["engine_calls"] = backend.info(), backend.engine_calls
             # an unexpected error's text is not recorded: it might quote what a server sent
             what = str(err) if isinstance(err, EviScopeError) else f"{type(err).__name__} (see its traceback)"
+            if isinstance(err, KeyboardInterrupt):
+                what, status = "interrupted (Ctrl-C or SIGTERM)", "interrupted"
+            else:
+                status = "failed"
             session.update(finished_at=manifests.now(), error=what or type(err).__name__)
-            with contextlib.suppress(EviScopeError):  # the error being raised is the one to report
-                _write(request, ident, task, rows, info, previous=previous, sessions=[*sessions, session])
+            state = dict(status=status, previous=previous, sessions=[*sessions, session])
+            try:
+                _write(request, ident, task, rows, info, **state)
+            except Exception:  # the error being raised is the one to report; the manifest still says so
+                with contextlib.suppress(Exception):
+                    if written is not None:
+                        manifests.write_manifest(
+                            out, {**written, "status": status, "sessions": state["sessions"]}
+                        )
             raise
         session.update(finished_at=manifests.now(), engine_calls=calls)
         sessions.append(session)
@@ -300,10 +400,10 @@ def _finish(out: Path, task: Task, rows: list[dict[str, Any]]) -> Path:
     lines = []
     for row in rows:
         try:
-            lines.append(json.dumps(task.prediction(records[row["id"]]), ensure_ascii=False))
+            lines.append(dumps(task.prediction(records[row["id"]])))
         except (KeyError, TypeError, ValueError) as err:
             raise EviScopeError(
-                f"{journal_path(out)}: the record of row {plain(row['id'])} lacks what a {task.name} "
+                f"{journal_path(out)}: the record of row {id_text(row['id'])} lacks what a {task.name} "
                 f"prediction needs ({type(err).__name__}: {plain(str(err))}); delete its line to run "
                 "that row again"
             ) from None

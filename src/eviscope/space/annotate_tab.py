@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import gradio as gr
@@ -13,7 +14,8 @@ import pandas as pd
 
 from eviscope.core.errors import EviScopeError
 from eviscope.core.registry import AnnotationField, annotated
-from eviscope.space.annotation import flow, own_agreement, queue_order
+from eviscope.core.tables import round_value
+from eviscope.space.annotation import MAX_FIELD_CHARS, blind_id, flow, own_agreement, queue_order
 from eviscope.space.page import Page, frame, user_errors
 from eviscope.space.safe import markdown_text
 
@@ -35,8 +37,14 @@ def annotate_tab(page: Page) -> None:
             raise EviScopeError(f"{benchmark} rows ({annotation.config}) are not served by this Space")
         return annotation.candidates(page.rows_of(annotation.config))
 
+    def shown_id(annotator: str, row_id: str) -> str:
+        return blind_id(page.annotation_key, annotator, row_id)
+
     @user_errors
     def do_next(benchmark: str, profile: gr.OAuthProfile | None = None) -> tuple[Any, ...]:
+        """The annotator's next row, under the id only they see (never the row's own id, which
+        names its variant); its documents offered as ``document 1``, ``document 2``… (their ids
+        are not sent to the page either)."""
         pool = candidates(benchmark)
         annotator = page.user_of(profile, "annotate")
         done = annotations.sheet(benchmark, annotator, pool)
@@ -46,27 +54,32 @@ def annotate_tab(page: Page) -> None:
             nothing = [gr.update(choices=[], value=None) for _ in range(document_inputs)]
             return "", "<p>Nothing left to annotate.</p>", progress, *nothing
         row = todo[0]
-        docs = [(f"document {i}", d["doc_id"]) for i, d in enumerate(row.get("documents", []), start=1)]
+        docs = [(f"document {i}", str(i)) for i in range(1, len(row.get("documents", [])) + 1)]
         return (
-            row["id"],
+            shown_id(annotator, row["id"]),
             flow(benchmark).blinded_html(row),
             progress,
             *(gr.update(choices=[("none", ""), *docs], value="") for _ in range(document_inputs)),
         )
 
     @user_errors
-    def do_save(
-        benchmark: str, profile: gr.OAuthProfile | None, row_id: str, *values: str
-    ) -> tuple[Any, ...]:
+    def do_save(benchmark: str, profile: gr.OAuthProfile | None, shown: str, *values: str) -> tuple[Any, ...]:
         pool = candidates(benchmark)
         annotator = page.user_of(profile, "annotate")
-        row = next((r for r in pool if r["id"] == row_id), None)
+        row = next((r for r in pool if shown and shown_id(annotator, r["id"]) == shown), None)
         if row is None:
             raise EviScopeError("load a row to annotate first (Next row)")
-        names = [field.name for field in flow(benchmark).fields]
+        annotation = flow(benchmark)
         offset = offsets[benchmark]
-        fields = dict(zip(names, values[offset : offset + len(names)], strict=True))
-        annotations.save(benchmark, annotator, row, fields, pool)  # one EviScopeError line if it fails
+        fields = {}
+        for field, value in zip(
+            annotation.fields, values[offset : offset + len(annotation.fields)], strict=True
+        ):
+            fields[field.name] = _document_id(row, value) if field.kind == "document" else value
+        try:
+            annotations.save(benchmark, annotator, row, fields, pool)  # one EviScopeError line if it fails
+        except EviScopeError as err:  # it names the row: by the id the annotator sees
+            raise EviScopeError(str(err).replace(row["id"], shown)) from None
         return do_next(benchmark, profile)
 
     @user_errors
@@ -89,11 +102,12 @@ def annotate_tab(page: Page) -> None:
             except EviScopeError as err:  # another's sheet the store cannot read: not theirs to see
                 log.warning("agreement of %s: a sheet left out: %s", me, err)
         lines, queued = own_agreement(benchmark, mine, others, pool)
+        queued = [[shown_id(me, row_id), n] for row_id, n in queued]
         summary = (
             f"{len(mine)} rows annotated by {markdown_text(me)}; {len(lines)} other annotators share "
             f"rows with them, and {len(queued)} of those rows are in an adjudication queue."
         )
-        shown = [[name, n, "undefined" if math.isnan(k) else round(k, 3), q] for name, n, k, q in lines]
+        shown = [[name, n, "undefined" if math.isnan(k) else round_value(k), q] for name, n, k, q in lines]
         pairs = frame(("other annotator", "shared rows", "Cohen's kappa", "to adjudicate"), shown)
         return summary, pairs, frame(("id", "queued with (annotators)"), queued)
 
@@ -109,15 +123,16 @@ def annotate_tab(page: Page) -> None:
             a_benchmark = gr.Radio(names, value=names[0] if names else None, label="benchmark")
             a_next = gr.Button("Next row")
         a_progress = gr.Markdown()
-        a_id = gr.Textbox(label="row", interactive=False)
+        a_id = gr.Textbox(label="row (your own id for it)", interactive=False)
         a_view = gr.HTML()
-        inputs, doc_inputs = [], []
-        for annotation in flows.values():
-            with gr.Accordion(annotation.title, open=True):
+        inputs, doc_inputs, forms = [], [], []
+        for name, annotation in flows.items():
+            with gr.Accordion(annotation.title, open=True, visible=name == a_benchmark.value) as form:
                 for field in annotation.fields:
                     inputs.append(_annotation_input(field))
                     if field.kind == "document":
                         doc_inputs.append(inputs[-1])
+            forms.append(form)
         a_save = gr.Button("Save and next", variant="primary")
         shown = [a_id, a_view, a_progress, *doc_inputs]
         a_next.click(do_next, [a_benchmark], shown, api_name="annotate_next")
@@ -133,6 +148,24 @@ def annotate_tab(page: Page) -> None:
         k_queue = gr.Dataframe(interactive=False)
         k_button.click(do_agreement, [a_benchmark], [k_summary, k_pairs, k_queue], api_name="agreement")
 
+        def switch(benchmark: str) -> tuple[Any, ...]:
+            """Another benchmark chosen: its form only, and nothing left of the other's row."""
+            cleared = [gr.update(choices=[("none", "")], value="") for _ in doc_inputs]
+            visible = [gr.update(visible=name == benchmark) for name in flows]
+            return "", "", "", *cleared, *visible, "", None, None
+
+        agreement = [k_summary, k_pairs, k_queue]
+        a_benchmark.change(switch, a_benchmark, [*shown, *forms, *agreement], api_name=False)
+
+
+def _document_id(row: Mapping[str, Any], shown: str | None) -> str:
+    """The id of the row's document chosen as ``document N`` (the value ``"N"``); "" for none. A
+    value that is not one of them is passed on as it is, for the form's validation to name."""
+    documents = row.get("documents", [])
+    if shown and shown.isdigit() and 1 <= int(shown) <= len(documents):
+        return documents[int(shown) - 1]["doc_id"]
+    return shown or ""
+
 
 def _annotation_input(field: AnnotationField) -> gr.components.Component:
     """The Gradio input of one field of an annotation form."""
@@ -142,4 +175,6 @@ def _annotation_input(field: AnnotationField) -> gr.components.Component:
         return gr.Dropdown(list(field.choices), value="" if "" in field.choices else None, label=field.label)
     if field.kind == "document":
         return gr.Dropdown([("none", "")], value="", label=field.label)
-    return gr.Textbox(label=field.label)
+    return gr.Textbox(
+        label=field.label, max_length=MAX_FIELD_CHARS, info=f"at most {MAX_FIELD_CHARS:,} characters"
+    )

@@ -17,15 +17,21 @@ results repo (``annotations/<benchmark>/<annotator>.csv``): restored from it at 
 it after each verdict (huggingface_hub's ``CommitScheduler``). A sheet cut short anyway (by an older writer, or a crash of the machine) loses only its
 incomplete last line, which is left out with a warning in the log; the next verdict rewrites the
 sheet whole. A write that fails (read-only folder, full disk, a lock held too long) is one
-:class:`EviScopeError` line naming the reason, and the sheet is left as it was.
+:class:`EviScopeError` line naming the reason, and the sheet is left as it was. So is a verdict the
+sheet could not keep: a field over :data:`MAX_FIELD_CHARS` (the form stops there too), text that is
+not valid Unicode, or any line that would not read back (checked before the sheet is written).
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
+import hmac
 import io
 import logging
+import os
 import re
+import secrets
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from pathlib import Path
@@ -36,16 +42,32 @@ from huggingface_hub import HfApi
 from huggingface_hub.errors import HfHubHTTPError
 from pydantic import BaseModel, ValidationError
 
-from eviscope.core.errors import EviScopeError, field_error
+from eviscope.core.errors import EviScopeError, field_error, id_text
 from eviscope.core.registry import AnnotationFlow, annotated, read_verdicts
 from eviscope.core.stats import stable_hash
 from eviscope.space.safe import csv_cell, csv_value
 from eviscope.space.storage import LOCK_TIMEOUT_S, HubMirror, describe_failure, sweep, write_atomically
 
-__all__ = ["AnnotationStore", "agreement", "flow", "own_agreement", "queue_order"]
+__all__ = [
+    "ID_KEY_VARIABLE",
+    "MAX_FIELD_CHARS",
+    "AnnotationStore",
+    "agreement",
+    "blind_id",
+    "flow",
+    "id_key",
+    "own_agreement",
+    "queue_order",
+]
+
+ID_KEY_VARIABLE = "EVISCOPE_SPACE_ANNOTATION_KEY"
+"""The secret that keys the ids an annotator sees (:func:`blind_id`); a random one per start if unset."""
 
 HUB_FOLDER = "annotations"
 """Where the sheets live in the results repo: ``annotations/<benchmark>/<annotator>.csv``."""
+MAX_FIELD_CHARS = 10_000
+"""The most characters one field of a verdict (a note, a corrected answer) may hold: the form says so
+and stops there, and the store refuses a longer one (from the API) before anything is written."""
 ANNOTATOR_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 """An annotator (a Hub username, which names the sheet's file): no path, no hidden file."""
 Row = Mapping[str, Any]
@@ -80,6 +102,30 @@ def _cell(value: Any) -> str:
 def queue_order(rows: Sequence[Row], seed: int = 0) -> list[Row]:
     """Candidates in a fixed shuffled order (``stable_hash``), so a quartet's rows are not adjacent."""
     return sorted(rows, key=lambda row: stable_hash(seed, row["id"]))
+
+
+def id_key() -> bytes:
+    """The key of :func:`blind_id`: ``$EVISCOPE_SPACE_ANNOTATION_KEY`` (set it as a Space secret so
+    that the ids an annotator sees survive a restart), else a random key for this process."""
+    configured = os.environ.get(ID_KEY_VARIABLE, "")
+    return configured.encode() if configured else secrets.token_bytes(32)
+
+
+def blind_id(key: bytes, annotator: str, row_id: str) -> str:
+    """The id ``annotator`` sees for row ``row_id``: a keyed hash (HMAC-SHA-256) of both, so that it
+    says nothing of the row (a row id such as ``q24-noisy`` names its variant), differs from one
+    annotator to the next, and cannot be computed from a guessed row id without the Space's key.
+    The Space maps it back by hashing the candidate rows' ids.
+
+    >>> blind_id(b"k", "alice", "q24-noisy") == blind_id(b"k", "alice", "q24-noisy")
+    True
+    >>> blind_id(b"k", "alice", "q24-noisy") != blind_id(b"k", "bob", "q24-noisy")
+    True
+    >>> "noisy" in blind_id(b"k", "alice", "q24-noisy")
+    False
+    """
+    digest = hmac.new(key, f"{annotator}\x1f{row_id}".encode(), hashlib.sha256).hexdigest()
+    return f"row-{digest[:12]}"
 
 
 def flow(benchmark: str) -> AnnotationFlow:
@@ -229,10 +275,11 @@ class AnnotationStore:
         """
         path = self._path(benchmark, annotator)
         values = {name: "" if value is None else str(value).strip() for name, value in fields.items()}
+        _check_fields(row["id"], values)
         try:
             verdict: BaseModel = flow(benchmark).verdict(row["id"], values)
         except ValidationError as err:
-            raise field_error(err, f"row {row['id']}") from None
+            raise field_error(err, f"row {id_text(row['id'])}") from None
         if self._unmirrored:
             raise EviScopeError(f"annotations cannot be saved: {self._unmirrored}; restart the Space")
         by_id = {r["id"]: r for r in rows}
@@ -249,15 +296,52 @@ class AnnotationStore:
                     answered = {f"annotation_{k}": val for k, val in v.model_dump().items() if k != "id"}
                     line = {**by_id.get(row_id, {}), **answered, "id": row_id}
                     writer.writerow({name: _cell(line.get(name)) for name in columns})
-                write_atomically(path, out.getvalue().encode("utf-8"))
+                write_atomically(path, _readable_sheet(row["id"], out.getvalue(), len(verdicts) + 1))
             if self.mirror:
                 self.mirror.written()
         except OSError as err:
             log.error("could not save %s's verdict on %s (%s): %r", annotator, row["id"], benchmark, err)
             raise EviScopeError(
-                f"could not save the annotation of row {row['id']}: {_failure(err)}; nothing was saved "
+                f"could not save the annotation of row {id_text(row['id'])}: {_failure(err)}; nothing was saved "
                 "(your earlier annotations are kept). Try again later, or tell the Space's maintainers."
             ) from None
+
+
+def _check_fields(row_id: str, values: Mapping[str, str]) -> None:
+    """Refuse a verdict field the sheet could not keep: over :data:`MAX_FIELD_CHARS`, or text that
+    is not valid Unicode (a lone surrogate, which only an API client can send)."""
+    for name, value in values.items():
+        if len(value) > MAX_FIELD_CHARS:
+            raise EviScopeError(
+                f"row {id_text(row_id)}: field {name} holds {len(value):,} characters, more than the "
+                f"{MAX_FIELD_CHARS:,} a field may hold; shorten it (nothing was saved)"
+            )
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise EviScopeError(
+                f"row {id_text(row_id)}: field {name} is not valid Unicode text (character {err.start + 1} "
+                "is a lone surrogate); nothing was saved"
+            ) from None
+
+
+def _readable_sheet(row_id: str, text: str, lines: int) -> bytes:
+    """The sheet ``text`` as UTF-8, once it is known to read back as its ``lines`` lines (header
+    included) with the reader every sheet is read with: a sheet that would not open again (a cell
+    over the CSV reader's field limit) is refused before anything is written."""
+    try:
+        read = sum(1 for _ in csv.reader(io.StringIO(text, newline=""), strict=True))
+    except csv.Error as err:
+        raise EviScopeError(
+            f"row {id_text(row_id)}: this annotation would make the sheet unreadable ({err}); "
+            "nothing was saved (your earlier annotations are kept)"
+        ) from None
+    if read != lines:
+        raise EviScopeError(
+            f"row {id_text(row_id)}: this annotation would not read back as written; nothing was saved "
+            "(your earlier annotations are kept)"
+        )
+    return text.encode("utf-8")
 
 
 def agreement(

@@ -8,7 +8,7 @@ import inspect
 import gradio as gr
 import pandas as pd
 
-from eviscope.core.errors import EviScopeError, plain
+from eviscope.core.errors import EviScopeError, id_text
 from eviscope.core.registry import browse_filters, for_config
 from eviscope.space import browse
 from eviscope.space.page import Page, frame, user_errors
@@ -50,7 +50,7 @@ def browse_tab(page: Page) -> None:
         rows = page.rows_of(config)
         row = next((r for r in rows if r["id"] == (row_id or "").strip()), None)
         if row is None:
-            raise EviScopeError(f"no row {plain(row_id or '', 200)!r} in {config}; pick one from the table")
+            raise EviScopeError(f"no row '{id_text(row_id or '', 200)}' in {config}; pick one from the table")
         return for_config(config).space.row_html(rows, row)
 
     def on_select(table: pd.DataFrame, event: gr.SelectData) -> str:
@@ -79,3 +79,11 @@ def browse_tab(page: Page) -> None:
         )
         b_table.select(on_select, b_table, b_id)
         b_id.change(do_show, [b_config, b_id], b_view, api_name="show")
+
+        def switch(config: str) -> tuple[str, str]:
+            """Another config chosen: its first row in the detail panel, not the last config's row
+            (set both, as the first rows of two configs may share an id)."""
+            row_id = page.rows_of(config)[0]["id"]
+            return row_id, do_show(config, row_id)
+
+        b_config.change(switch, b_config, [b_id, b_view], api_name=False)

@@ -35,6 +35,8 @@ from filelock import FileLock
 
 from eviscope.core.errors import EviScopeError
 from eviscope.core.registry import for_config
+from eviscope.core.tables import round_value
+from eviscope.space.reference import KINDS, REPORTED, SUBMISSION
 from eviscope.space.storage import (
     LOCK_TIMEOUT_S,
     TEMP_PREFIX,
@@ -314,7 +316,10 @@ def leaderboard_lines(
     out = []
     for record in records:
         try:
-            line = view.leaderboard_line(record["result"])
+            if record.get("kind") == REPORTED:  # a paper's figures: the cells it gives, the rest empty
+                line = {column: record["line"].get(column) for column in view.leaderboard_columns}
+            else:
+                line = view.leaderboard_line(record["result"])
             problem = next((f"{k} is {v!r}, not a number" for k, v in line.items() if not _number(v)), None)
         except (LookupError, TypeError, ValueError) as err:
             problem = f"it lacks {err!r}"
@@ -332,21 +337,37 @@ def leaderboard_table(
     config: str, records: Sequence[Mapping[str, Any]], query: str = "", sort_by: str | None = None
 ) -> pd.DataFrame:
     """One line per system with the headline metrics of the config's benchmark, filtered by a
-    system-name substring and sorted by a column (best first: ascending where lower is better);
-    a record without those metrics is left out (:func:`leaderboard_lines`)."""
+    system-name substring; the submissions first, then the reference systems, then the papers'
+    reported figures (:data:`~eviscope.space.reference.KINDS`, in the ``kind`` column, with each
+    line's ``source``), each group sorted by a column (best first: ascending where lower is better;
+    a figure not reported last). A record without those metrics is left out
+    (:func:`leaderboard_lines`); every figure is rounded by :func:`~eviscope.core.tables.round_value`."""
     view = for_config(config).space
+    metrics = list(view.leaderboard_columns)
     needle = query.strip().casefold()
     table = pd.DataFrame(
         [
-            {"system": r["system"], **line, "submitted": r["submitted_at"]}
+            {
+                "system": r["system"],
+                "kind": r.get("kind", SUBMISSION),
+                **{column: round_value(v) if v is not None else None for column, v in line.items()},
+                "submitted": r["submitted_at"],
+                "source": r.get("source", ""),
+            }
             for r, line in leaderboard_lines(config, records)
             if needle in r["system"].casefold()
         ],
-        columns=["system", *view.leaderboard_columns, "submitted"],
+        columns=["system", "kind", *metrics, "submitted", "source"],
     )
-    sort_by = sort_by or view.leaderboard_columns[0]
+    sort_by = sort_by or metrics[0]
     ascending = sort_by == "system" or any(sort_by.startswith(c) for c in view.lower_is_better)
-    return table.sort_values(sort_by, ascending=ascending, kind="stable").round(3).reset_index(drop=True)
+    group = table["kind"].map(KINDS.index)
+    return (
+        table.assign(_group=group)
+        .sort_values(["_group", sort_by], ascending=[True, ascending], kind="stable", na_position="last")
+        .drop(columns="_group")
+        .reset_index(drop=True)
+    )
 
 
 def leaderboard_columns(config: str) -> list[str]:
@@ -362,5 +383,6 @@ def compare_table(
 
 
 def leaderboard_plot(config: str, records: Sequence[Mapping[str, Any]], path: Path) -> Path:
-    """The config's leaderboard plot of the stored records."""
-    return for_config(config).space.leaderboard_plot(records, path)
+    """The config's leaderboard plot of the scored records (the papers' figures are not drawn)."""
+    scored = [r for r in records if r.get("kind") != REPORTED]
+    return for_config(config).space.leaderboard_plot(scored, path)

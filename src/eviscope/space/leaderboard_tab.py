@@ -4,12 +4,14 @@ the paired comparison of two systems (API ``/leaderboard`` and ``/compare``)."""
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any
 
 import gradio as gr
 import pandas as pd
 
 from eviscope.core.errors import EviScopeError, plain
+from eviscope.core.tables import format_value
 from eviscope.space.leaderboard import (
     compare_table,
     leaderboard_columns,
@@ -18,6 +20,23 @@ from eviscope.space.leaderboard import (
     leaderboard_table,
 )
 from eviscope.space.page import PLOT_LOCK, Page, user_errors
+from eviscope.space.reference import REFERENCE, REPORTED, registry_records, reported_records
+
+KIND_STYLE = {
+    REFERENCE: "background-color: #eef2f7",
+    REPORTED: "background-color: #fdf6e3; font-style: italic",
+}
+"""How a reference line and a paper's line are set apart from the submissions on the page."""
+
+
+def styled(table: pd.DataFrame, metrics: list[str]) -> Any:
+    """The leaderboard as the page shows it: every figure written by
+    :func:`~eviscope.core.tables.format_value` (three decimals, as the reports write them; a figure
+    not reported left empty), and the reference and paper lines shaded apart from the submissions.
+    The cells keep their numbers (``.data``), which API clients receive."""
+    shade = [KIND_STYLE.get(kind, "") for kind in table["kind"]]
+    return table.style.format(format_value, subset=metrics, na_rep="").apply(lambda column: shade, axis=0)
+
 
 log = logging.getLogger(__name__)
 
@@ -26,10 +45,22 @@ def leaderboard_tab(page: Page, load: Any) -> None:
     """The Leaderboard tab, inside the page's Blocks; ``load`` is the Blocks' load event (the
     leaderboard is drawn when the page opens)."""
     store = page.store
+    with_references: set[str] = set()
+    references_lock = threading.Lock()
+
+    def add_references(config: str) -> None:
+        """The config's reference systems and reported figures, put on its leaderboard when it is
+        first shown (scoring them takes a few seconds, which a Space that nobody views never pays)."""
+        with references_lock:
+            if config not in with_references:
+                for record in [*registry_records(config, page.rows_of(config)), *reported_records(config)]:
+                    store.add_reference(record)
+                with_references.add(config)
 
     @user_errors
     def do_leaderboard(config: str, query: str, sort_by: str | None) -> tuple[Any, ...]:
         page.rows_of(config)
+        add_references(config)
         records = [record for record, _ in leaderboard_lines(config, store.records(config))]
         columns = leaderboard_columns(config)
         sort_by = sort_by if sort_by in [*columns, "system"] else columns[0]
@@ -43,9 +74,9 @@ def leaderboard_tab(page: Page, load: Any) -> None:
         except (LookupError, TypeError, ValueError) as err:  # a stored result the plot cannot read
             log.warning("leaderboard of %s: no plot, a stored result lacks %r", config, err)
             plot = None
-        systems = [r["system"] for r in records]
+        systems = [r["system"] for r in records if r.get("kind") != REPORTED]  # those with predictions
         return (
-            table,
+            styled(table, columns),
             str(plot) if plot else None,
             gr.update(choices=["system", *columns], value=sort_by),
             gr.update(choices=systems, value=systems[0] if systems else None),
@@ -73,7 +104,14 @@ def leaderboard_tab(page: Page, load: Any) -> None:
                 ["system", *leaderboard_columns(first)], label="sort by (best first)", allow_custom_value=True
             )
             l_refresh = gr.Button("Refresh")
-        l_table = gr.Dataframe(interactive=False, show_search="filter")
+        gr.Markdown(
+            "Submissions first; then, as `reference` lines, the suite's reference systems run on the "
+            "rows served and scored as a submission is, and the committed runs of a real model; then, "
+            "as `reported (paper)` lines, the figures the papers print for their own models and rows "
+            "(the `source` column says where; an empty cell is a figure the paper does not give): "
+            "compare their shape, not their numbers."
+        )
+        l_table = gr.Dataframe(interactive=False, show_search="filter", wrap=True)
         l_plot = gr.Image(label="per-variant joint success, or the ForceBench MVR–FS plane", type="filepath")
         gr.Markdown("### Compare two systems (exact McNemar and bootstrap 95% CI of A − B, per quartet)")
         with gr.Row():
@@ -90,3 +128,4 @@ def leaderboard_tab(page: Page, load: Any) -> None:
             api_name="leaderboard",
         )
         l_compare.click(do_compare, [l_config, l_a, l_b], l_result, api_name="compare")
+        l_config.change(lambda: None, None, l_result, api_name=False)  # no comparison of another config

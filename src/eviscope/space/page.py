@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import wraps
 from pathlib import Path
 from typing import Any
@@ -15,7 +15,7 @@ import gradio as gr
 import pandas as pd
 
 from eviscope.core.errors import EviScopeError
-from eviscope.space.annotation import AnnotationStore
+from eviscope.space.annotation import AnnotationStore, id_key
 from eviscope.space.data import RowSource
 from eviscope.space.leaderboard import ResultStore
 from eviscope.space.limits import Limits
@@ -42,6 +42,8 @@ class Page:
     limits: Limits
     plots_dir: Path
     """The temporary folder the reports' and the leaderboard's plots are drawn into."""
+    annotation_key: bytes = field(default_factory=id_key, repr=False)
+    """Keys the row ids an annotator sees (:func:`~eviscope.space.annotation.blind_id`)."""
 
     def user_of(self, profile: gr.OAuthProfile | None, doing: str) -> str:
         """Who is acting: the signed-in Hub user, or :data:`LOCAL_USER` without sign-in."""

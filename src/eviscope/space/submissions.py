@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -50,10 +50,13 @@ class Submission:
     """The validated predictions, kept for paired comparisons."""
     detail: Any = field(default=None, repr=False, compare=False)
     """What the benchmark's report draws from (EviScope: the full scores behind ``result``); not stored."""
+    warnings: tuple[str, ...] = ()
+    """The library's warnings about the upload (an unknown field ignored, predictions that fit another
+    config), one line each, shown with the result; not stored."""
 
     def record(self) -> dict[str, Any]:
         """The JSON object stored for this submission."""
-        return {name: value for name, value in self.__dict__.items() if name != "detail"}
+        return {name: value for name, value in self.__dict__.items() if name not in ("detail", "warnings")}
 
 
 def check_system_name(name: str | None) -> str:
@@ -84,15 +87,23 @@ def _read_upload(path: Path) -> bytes:
 
 
 def score_submission(
-    config: str, system: str | None, upload: str | Path, rows: Sequence[Mapping[str, Any]]
+    config: str,
+    system: str | None,
+    upload: str | Path,
+    rows: Sequence[Mapping[str, Any]],
+    rows_of: Callable[[str], Sequence[Mapping[str, Any]]] | None = None,
 ) -> Submission:
     """Validate and score ``upload`` against the rows of ``config`` with its benchmark's scoring;
-    every problem is one :class:`EviScopeError` line naming the file, line or ids at fault."""
+    every problem is one :class:`EviScopeError` line naming the file, line or ids at fault, and what
+    is scored but deserves a word is in :attr:`Submission.warnings` (``rows_of`` gives the rows of
+    the other configs served, to name the one predictions were made for)."""
     system = check_system_name(system)
     path = Path(upload)
     data = _read_upload(path)
     # Errors name the upload by ``source``, the name the user chose, never the server's path.
-    scored = for_config(config).space.score_upload(rows, path, plain(path.name, 100))
+    scored = for_config(config).space.score_upload(
+        rows, path, plain(path.name, 100), config=config, rows_of=rows_of
+    )
     digest = hashlib.sha256(b"\x1f".join([config.encode(), system.encode(), data])).hexdigest()[:16]
     return Submission(
         id=digest,
@@ -103,6 +114,7 @@ def score_submission(
         result=scored.result,
         predictions=scored.predictions,
         detail=scored.detail,
+        warnings=tuple(scored.warnings),
     )
 
 

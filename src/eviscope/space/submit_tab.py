@@ -8,6 +8,7 @@ import ctypes.util
 import gc
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import gradio as gr
 
@@ -16,6 +17,8 @@ from eviscope.space.page import PLOT_LOCK, Page, user_errors
 from eviscope.space.safe import markdown_text
 from eviscope.space.submissions import render_report, score_submission
 
+MAX_PLOTS = 4
+"""The most plots a report shows on the page (each benchmark's report draws two)."""
 RELEASE_AFTER_BYTES = 2**20
 """After a submission this large or larger, the memory it freed is given back to the system."""
 
@@ -33,6 +36,20 @@ def submit_tab(page: Page) -> None:
             if upload and _size(upload) >= RELEASE_AFTER_BYTES:
                 _release_memory()
 
+    def do_submit_on_page(
+        config: str, system: str, upload: str | None, profile: gr.OAuthProfile | None = None
+    ) -> tuple[Any, ...]:
+        """The page's Submit button: as ``/submit``, but a refused submission replaces the report
+        in place with its one-line reason (an API client still gets the error), and each plot is
+        shown whole, at its own size."""
+        try:
+            status, report, plots = do_submit.__wrapped__(config, system, upload, profile)
+        except EviScopeError as err:
+            status, report, plots = f"**Not recorded.** {markdown_text(str(err))}", "", []
+        shown = [gr.update(value=path, visible=True) for path in plots[:MAX_PLOTS]]
+        hidden = [gr.update(value=None, visible=False)] * (MAX_PLOTS - len(shown))
+        return status, report, *shown, *hidden
+
     with gr.Tab("Submit"):
         gr.Markdown(
             "Upload one JSON object per line: contract §3 predictions for an EviScope config, contract §6 "
@@ -43,12 +60,20 @@ def submit_tab(page: Page) -> None:
             s_system = gr.Textbox(label="system name")
         s_file = gr.File(label="predictions (.jsonl)", file_types=[".jsonl", ".json"], type="filepath")
         s_button = gr.Button("Score and record", variant="primary")
-        s_status = gr.Markdown()
+        s_status = gr.Markdown(elem_id="submit-status")
         s_report = gr.Markdown()
-        s_plots = gr.Gallery(label="plots", columns=2, height="auto")
-        s_button.click(
-            do_submit, [s_config, s_system, s_file], [s_status, s_report, s_plots], api_name="submit"
-        )
+        s_images = [
+            gr.Image(type="filepath", visible=False, show_label=False, interactive=False)
+            for _ in range(MAX_PLOTS)
+        ]
+        page_outputs = [s_status, s_report, *s_images]
+        s_button.click(do_submit_on_page, [s_config, s_system, s_file], page_outputs, api_name=False)
+        # ``/submit`` for API clients (gradio_client): a refusal is an error there, as it always was
+        s_plots = gr.Gallery(visible=False)
+        s_api = gr.Button(visible=False)
+        s_api.click(do_submit, [s_config, s_system, s_file], [s_status, s_report, s_plots], api_name="submit")
+        cleared = ("", "", *[gr.update(value=None, visible=False)] * MAX_PLOTS)
+        s_config.change(lambda: cleared, None, page_outputs, api_name=False)  # no report of another config
 
 
 def submit(
@@ -64,10 +89,11 @@ def submit(
     except OSError as err:
         raise EviScopeError(f"cannot read the upload ({err.strerror or err}); upload it again") from None
     page.limits.admit(user, size)
-    sub = score_submission(config, system, upload, rows)
+    sub = score_submission(config, system, upload, rows, rows_of=page.rows_of)
     recorded = page.store.add(sub.record())  # one EviScopeError line, and nothing recorded, if it fails
     shown = f"**{markdown_text(sub.system)}** on {markdown_text(config)} (submission {sub.id})"
     status = f"Recorded {shown}." if recorded else f"This file was already recorded for {shown}."
+    status += "".join(f"\n\n**Warning:** {markdown_text(line)}" for line in sub.warnings)
     try:  # the result is recorded: a report that cannot be drawn (a full disk) must not hide that
         with PLOT_LOCK:
             markdown, plots = render_report(sub, Path(tempfile.mkdtemp(dir=page.plots_dir)))

@@ -6,6 +6,9 @@ from dataclasses import dataclass, field, fields
 from importlib import metadata
 from typing import Any, ClassVar, Literal, Protocol, Self
 
+from eviscope.core.errors import EviScopeError
+from eviscope.core.ranges import Range
+
 Message = dict[str, str]
 """A chat turn: ``{"role": "user" | "assistant" | "system", "content": ...}``."""
 
@@ -84,10 +87,19 @@ class Backend(Protocol):
         ...
 
 
-def option(default: Any, help: str, *, flag: str | None = None, metavar: str | None = None) -> Any:
+def option(
+    default: Any,
+    help: str,
+    *,
+    flag: str | None = None,
+    metavar: str | None = None,
+    range: Range | None = None,
+) -> Any:
     """A field of a backend's settings that ``eviscope run`` offers as ``--flag`` (the field name
-    with dashes unless ``flag`` says otherwise), with ``help`` and the field's default."""
-    return field(default=default, metadata={"help": help, "flag": flag, "metavar": metavar})
+    with dashes unless ``flag`` says otherwise), with ``help`` and the field's default. A numeric
+    field declares its ``range``: the command line refuses a value outside it as it parses it, and
+    settings built from elsewhere (a manifest) are checked against it."""
+    return field(default=default, metadata={"help": help, "flag": flag, "metavar": metavar, "range": range})
 
 
 @dataclass(frozen=True)
@@ -106,6 +118,15 @@ class BackendSettings:
         "do not constrain decoding to the task's JSON schema (the tolerant parser still reads it)",
         flag="--no-structured-output",
     )
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            limits = f.metadata.get("range")
+            problem = None if value is None or limits is None else limits.problem(value)
+            if problem:
+                flag = f.metadata.get("flag") or "--" + f.name.replace("_", "-")
+                raise EviScopeError(f"{self.name} backend setting {flag}: {problem}")
 
     def create(self, sampling: SamplingConfig) -> Backend:
         """The backend these settings describe (its engine imported here, not before)."""

@@ -5,7 +5,9 @@ deadline, ``--timeout`` (connecting, sending and every read of the reply: a serv
 byte at a time is cut there), and a reply is read up to ``--max-reply-bytes``; a longer one is that
 request's final error (kept as an unparsable reply, not retried). A reply's ``usage`` counts must be
 whole numbers between 0 and :data:`~eviscope.core.io.MAX_COUNT` (absent or null: 0); anything else
-(``1e400``, ``-1000000``, ``"100"``) is the request's final error too, and the run goes on.
+(``1e400``, ``-1000000``, ``"100"``) is the request's final error too, and the run goes on. Every
+body is read by :func:`eviscope.core.untrusted_json.loads`: one nested deeper than its depth limit
+is the request's final error, and a lone surrogate in a reply is read as its escaped text.
 
 Secrets are never written: the URL is recorded and printed as :func:`~eviscope.runner.redact.safe_url`
 gives it (no user, password or credential-named query value), and the API key and the URL's
@@ -56,7 +58,10 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from eviscope.core.errors import EviScopeError, brief, plain
-from eviscope.core.io import MAX_COUNT, MiB
+from eviscope.core.io import MiB
+from eviscope.core.ranges import AT_LEAST_ONE, FINITE_NON_NEGATIVE, FINITE_POSITIVE, NON_NEGATIVE
+from eviscope.core.untrusted_json import TooDeep, UntrustedJSONError, loads
+from eviscope.core.usage import COUNT, count_problem
 from eviscope.runner import manifest
 from eviscope.runner.backends.base import (
     BackendInfo,
@@ -117,32 +122,38 @@ class Settings(BackendSettings):
         None, f"server URL (default: $OPENAI_BASE_URL, else {DEFAULT_BASE_URL})", metavar="URL"
     )
     api_key_env: str = option("OPENAI_API_KEY", "environment variable holding the API key", metavar="VAR")
-    concurrency: int = option(8, "requests in flight", metavar="N")
+    concurrency: int = option(8, "requests in flight", metavar="N", range=AT_LEAST_ONE)
     timeout_s: float = option(
         DEFAULT_TIMEOUT_S,
         "total seconds per HTTP call: connecting, sending and reading the whole reply (a trickling "
         "server is cut there)",
         flag="--timeout",
         metavar="S",
+        range=FINITE_POSITIVE,
     )
     max_reply_bytes: int = option(
         DEFAULT_MAX_REPLY_BYTES,
         "the most bytes one reply may hold; a longer one is that request's error (not retried)",
         metavar="N",
+        range=AT_LEAST_ONE,
     )
     http_retries: int = option(
         5,
         "retries on 408, 409, 425, 429, 500, 502-504, timeouts and connection errors, with "
         "exponential backoff",
         metavar="N",
+        range=NON_NEGATIVE,
     )
-    backoff_s: float = option(1.0, "first backoff, in seconds", flag="--backoff", metavar="S")
+    backoff_s: float = option(
+        1.0, "first backoff, in seconds", flag="--backoff", metavar="S", range=FINITE_NON_NEGATIVE
+    )
     give_up_after: int = option(
         GIVE_UP_AFTER,
         "stop sending once N requests in a row failed every retry with the server down (refused, "
         "timeouts, 5xx; not 429); 0: never",
         flag="--http-give-up-after",
         metavar="N",
+        range=NON_NEGATIVE,
     )
     response_format: str = option(
         "json_schema",
@@ -157,6 +168,7 @@ class Settings(BackendSettings):
     )
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.model_file is not None and not Path(self.model_file).exists():  # before a run starts
             raise EviScopeError(f"--model-file {self.model_file}: no such file or folder")
         if self.base_url is None:  # resolved now, so that the manifest records the URL used
@@ -306,7 +318,7 @@ class OpenAIBackend:
             why = f"HTTP {status}" if status != 200 else f"a reply over {MODELS_MAX_BYTES:,} bytes"
             return {"error": f"{why} from {self.base_url}/models"}
         try:
-            listed = json.loads(self._redactor.text(body.decode("utf-8", errors="replace")))["data"]
+            listed = loads(self._redactor.text(body.decode("utf-8", errors="replace")))["data"]
             entry = next((m for m in listed if isinstance(m, dict) and m.get("id") == self.model), None)
             ids = [str(m.get("id")) for m in listed if isinstance(m, dict)]
         except (ValueError, KeyError, TypeError):
@@ -415,7 +427,13 @@ class OpenAIBackend:
                     reason = type(err).__name__
                 else:
                     if response.status_code == 200:
-                        payload = _json_object(response)
+                        try:
+                            payload = _json_object(response)
+                        except TooDeep as err:  # final: the same prompt would be answered alike
+                            self._down_in_a_row = 0
+                            latency = time.perf_counter() - start
+                            error = f"HTTP 200 from {self.base_url} with a body {err}; not read"
+                            return Completion("", calls=calls, latency_s=latency, error=error)
                         if payload is not None:
                             self._down_in_a_row = 0
                             return _completion(payload, calls, time.perf_counter() - start, self.base_url)
@@ -497,10 +515,14 @@ class _Reply:
 
 
 def _json_object(response: _Reply) -> dict[str, Any] | None:
-    """The body as a JSON object, or None when it is not one (a truncated or garbled body)."""
+    """The body as a JSON object (read by :func:`eviscope.core.untrusted_json.loads`), or None when
+    it is not one (a truncated or garbled body); one nested past the depth limit raises
+    :class:`~eviscope.core.untrusted_json.TooDeep`."""
     try:
-        payload = json.loads(response.content)
-    except ValueError:  # not JSON, or not decodable text
+        payload = loads(response.content)
+    except TooDeep:
+        raise
+    except UntrustedJSONError:  # not JSON, or not UTF-8 text
         return None
     return payload if isinstance(payload, dict) else None
 
@@ -510,15 +532,15 @@ class _TooBig(Exception):
 
 
 def _tokens(usage: dict[str, Any], key: str) -> int:
-    """A usage count of a reply: absent or null is 0; a whole number in [0, MAX_COUNT] is kept
-    (``100.0`` too); anything else raises ValueError naming the field and the value."""
+    """A usage count of a reply (:mod:`eviscope.core.usage`): absent or null is 0; a whole number in
+    [0, MAX_COUNT] is kept (``100.0`` too); anything else raises ValueError naming the field and the value."""
     given = usage.get(key)
     if given is None:
         return 0
-    value = int(given) if isinstance(given, float) and given.is_integer() else given
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
-        raise ValueError(f"usage.{key} is {brief(given)}, not a whole number between 0 and {MAX_COUNT:,}")
-    return value
+    problem = count_problem(given)
+    if problem:
+        raise ValueError(f"usage.{key} is {brief(given)}, {problem}")
+    return COUNT.validate_python(given)
 
 
 def _completion(payload: dict[str, Any], calls: int, latency_s: float, server: str) -> Completion:

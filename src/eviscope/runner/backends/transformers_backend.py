@@ -1,5 +1,6 @@
 """transformers on CPU for small models (a hub id, a model folder, or a GGUF file or a folder holding
-one, dequantized by transformers with ``gguf_file=``): the whole batch in one backend call, generated greedily in
+one, dequantized once into a cached float32 folder keyed by the file's SHA-256, which later runs and resumes
+load): the whole batch in one backend call, generated greedily in
 length-sorted, left-padded groups (a group holds at most ``max_batch_tokens`` padded prompt tokens).
 
 Structured output uses xgrammar's logits processor (one grammar matcher per row, JSON without free
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.ranges import AT_LEAST_ONE
 from eviscope.runner import manifest, model_files
 from eviscope.runner.backends.base import (
     BackendInfo,
@@ -59,7 +61,9 @@ class Settings(BackendSettings):
 
     dtype: str | None = option("float32", "torch dtype of the weights (float32, bfloat16…)")
     device: str = option("cpu", "torch device")
-    max_batch_tokens: int = option(16384, "padded prompt tokens per generate group", metavar="N")
+    max_batch_tokens: int = option(
+        16384, "padded prompt tokens per generate group", metavar="N", range=AT_LEAST_ONE
+    )
 
     def create(self, sampling: SamplingConfig) -> TransformersBackend:
         return TransformersBackend(
@@ -102,16 +106,18 @@ class TransformersBackend:
         self._torch = torch
         self.device = device
         source = model_files.model_source(model)
-        load: dict[str, Any] = {"revision": revision}
-        if source.gguf_file:
-            load["gguf_file"] = source.gguf_file
+        load_from, converted, started = source.name_or_path, None, time.perf_counter()
         try:
-            self.tokenizer = transformers.AutoTokenizer.from_pretrained(source.name_or_path, **load)
+            if source.file is not None:
+                folder, now = model_files.converted_folder(source.file)
+                load_from, converted = str(folder), {"folder": str(folder), "converted_now": now}
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(load_from, revision=revision)
             self.model = transformers.AutoModelForCausalLM.from_pretrained(
-                source.name_or_path, dtype=getattr(torch, dtype), **load
+                load_from, revision=revision, dtype=getattr(torch, dtype)
             )
         except (OSError, ValueError, ImportError) as err:
             raise EviScopeError(f"cannot load model {model}: {str(err).splitlines()[0]}") from None
+        load_s = round(time.perf_counter() - started, 3)
         self.model.to(device).eval()
         self.tokenizer.padding_side = "left"
         if self.tokenizer.pad_token_id is None:
@@ -141,6 +147,8 @@ class TransformersBackend:
             },
             extra={
                 "device": device,
+                "gguf_converted": converted,
+                "load_s": load_s,
                 "max_batch_tokens": max_batch_tokens,
                 "chat_template": self.chat_template,
                 "torch_version": torch.__version__,

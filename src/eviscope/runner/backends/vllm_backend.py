@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.ranges import AT_LEAST_ONE
 from eviscope.runner import manifest
 from eviscope.runner.backends.base import (
     BackendInfo,
@@ -33,8 +34,10 @@ class Settings(BackendSettings):
     name = "vllm"
 
     dtype: str | None = option("auto", "weights dtype (auto, bfloat16, float16…)")
-    tensor_parallel_size: int = option(1, "GPUs per model", metavar="N")
-    max_model_len: int | None = option(None, "context length (default: the model's)", metavar="N")
+    tensor_parallel_size: int = option(1, "GPUs per model", metavar="N", range=AT_LEAST_ONE)
+    max_model_len: int | None = option(
+        None, "context length (default: the model's)", metavar="N", range=AT_LEAST_ONE
+    )
 
     def create(self, sampling: SamplingConfig) -> VLLMBackend:
         return VLLMBackend(

@@ -11,7 +11,7 @@ import html
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -19,8 +19,9 @@ from pydantic import BaseModel, ConfigDict
 from rich.table import Table
 
 from eviscope.core.errors import os_error, plain
+from eviscope.core.fields import warn_user
 from eviscope.core.metrics import names
-from eviscope.core.plotting import OKABE_ITO, plot_title, png_metadata
+from eviscope.core.plotting import legend_below, plot_title, png_metadata, series_style
 from eviscope.core.registry import (
     DEFAULT_CONFIG,
     AnnotationField,
@@ -32,14 +33,22 @@ from eviscope.core.registry import (
     RunOption,
     Scored,
     SpaceScore,
+    named_rows,
 )
 from eviscope.core.stats import cohen_kappa
-from eviscope.core.tables import format_value
+from eviscope.core.tables import format_value, round_value
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.error_export import failing_quartets, write_error_export
+from eviscope.suites.eviscope.fit import mismatch_warning
 from eviscope.suites.eviscope.metrics import METRICS
 from eviscope.suites.eviscope.policies import POLICIES
-from eviscope.suites.eviscope.predictions import Prediction, load_predictions
+from eviscope.suites.eviscope.predictions import (
+    Prediction,
+    join_predictions,
+    load_predictions,
+    read_predictions,
+)
+from eviscope.suites.eviscope.reported import REPORTED
 from eviscope.suites.eviscope.reports import report, write_reports
 from eviscope.suites.eviscope.rows import ACTIONS, VARIANTS
 from eviscope.suites.eviscope.scoring import (
@@ -49,11 +58,31 @@ from eviscope.suites.eviscope.scoring import (
     Scores,
     score_predictions,
 )
-from eviscope.suites.eviscope.squad_source import SQUAD
+from eviscope.suites.eviscope.squad_source import QUESTION_SOURCES, SQUAD
 from eviscope.suites.eviscope.task import EviScopeTask
 
 USAGE_METRICS = names(METRICS, usage=True)
 """Metrics read from ``usage``: not measured when no prediction carries it."""
+
+RowsOf = Callable[[str], Sequence[Mapping[str, Any]]]
+
+
+def _warn_other_config(
+    config: str | None,
+    rows: Sequence[Mapping[str, Any]],
+    preds: Sequence[Prediction],
+    source: str,
+    rows_of: RowsOf | None,
+    warn: Callable[[str], None],
+) -> None:
+    """Warn when the predictions' citations and quotes mostly miss the rows' documents, naming the
+    other EviScope configs (those ``rows_of`` can give) that they fit (:mod:`eviscope.suites.eviscope.fit`)."""
+    others = None
+    if rows_of is not None:
+        others = {c.name: (lambda name=c.name: rows_of(name)) for c in EviScope.configs if c.name != config}
+    message = mismatch_warning(rows, preds, source, config, others)
+    if message:
+        warn(message)
 
 
 class EviScope:
@@ -64,7 +93,7 @@ class EviScope:
         Config("eviscope-v1.1", SQUAD.name),
         Config("eviscope-xl", SQUAD.name),
     )
-    sources = (SQUAD,)
+    sources = tuple(spec.source for spec in QUESTION_SOURCES.values())
     builder = "eviscope.builders.eviscope.entry:BUILDER"
     harness = Harness(
         glue="eviscope.suites.eviscope.harness",
@@ -113,15 +142,31 @@ class EviScope:
     def task(self, options: Mapping[str, Any], model: str) -> EviScopeTask:
         return EviScopeTask(options["policy"])
 
-    def score(self, config: str, rows: list[dict[str, Any]], predictions: Path, out: Path | None) -> Scored:
-        preds = load_predictions(predictions, rows)
+    def score(
+        self,
+        config: str,
+        rows: list[dict[str, Any]],
+        predictions: Path,
+        out: Path | None,
+        *,
+        subset: bool = False,
+        rows_of: RowsOf | None = None,
+    ) -> Scored:
+        source = plain(str(predictions), None)
+        read = read_predictions(predictions, source, warn_user)
+        if subset:
+            rows = named_rows(config, rows, (p.id for p in read), source)
+        preds = join_predictions(source, read, rows)
+        _warn_other_config(config, rows, preds, source, rows_of, warn_user)
         scores = score_predictions(rows, preds)
         from eviscope.runner.manifest import run_system
 
         meta = {"config": config, "system": run_system(predictions), "predictions": str(predictions)}
         written = _write_outputs(out, scores, meta, rows, preds) if out is not None else []
         measured = any(p.usage is not None for p in preds)
-        return Scored(report(scores, meta), _tables(scores, measured), written, scores.overall)
+        return Scored(
+            report(scores, meta), _tables(scores, measured), written, scores.overall, rows if subset else None
+        )
 
     def score_command(self, config: str, predictions: Path) -> str:
         return f"eviscope score {predictions} --config {config}"
@@ -140,7 +185,7 @@ def _tables(scores: Scores, usage_measured: bool) -> list[Table]:
     quartets = Table(title="quartet metrics", title_justify="left")
     for name in QUARTET_METRICS:
         quartets.add_column(QUARTET_ABBREVIATIONS[name], justify="right", no_wrap=True)
-    quartets.add_row(*(f"{scores.overall[name]:.3f}" for name in QUARTET_METRICS))
+    quartets.add_row(*(format_value(scores.overall[name]) for name in QUARTET_METRICS))
     note = "" if usage_measured else "; n/a: no prediction carries usage"
     table = Table(
         title=f"row metrics (— not defined on the variant{note})",
@@ -197,9 +242,14 @@ HEADLINE = (
     ("joint_success", "joint success"),
     *((name, abbr) for name, abbr in QUARTET_ABBREVIATIONS.items()),
     ("answer_accuracy", "answer accuracy"),
+    ("false_conflict_rate", "false conflicts"),
     ("total_cost_usd", "cost (USD)"),
 )
 """Leaderboard columns of an EviScope config: (metric, header)."""
+NOT_ALWAYS_DEFINED = frozenset({"false_conflict_rate"})
+"""Headline metrics that a config may leave undefined (no row whose near-duplicate disagrees only
+about another fact, as in ``eviscope-v1.1``): their cell is empty (None), not a reason to leave the
+line off the leaderboard."""
 
 
 class EviScopeVerdict(BaseModel):
@@ -276,16 +326,33 @@ class EviScopeSpace:
     browse_columns = ("id", "variant", "expected_action", "question", "answers")
     browse_filters = (BrowseFilter("variant", "variant", VARIANTS),)
     leaderboard_columns = tuple(header for _, header in HEADLINE)
-    lower_is_better = ("cost (USD)",)
+    lower_is_better = ("false conflicts", "cost (USD)")
     annotation = EviScopeAnnotation()
+    reported = REPORTED
+    reference_command = "eviscope baseline --system {name}"
 
-    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
-        preds = load_predictions(path, rows, source=source)
+    def reference_systems(self, rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """Every system of :data:`~eviscope.suites.eviscope.reference_systems.SYSTEMS`."""
+        from eviscope.suites.eviscope.reference_systems import SYSTEMS
+
+        return {name: system(rows) for name, system in SYSTEMS.items()}
+
+    def score_upload(
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        path: Path,
+        source: str,
+        config: str | None = None,
+        rows_of: RowsOf | None = None,
+    ) -> SpaceScore:
+        notes: list[str] = []
+        preds = load_predictions(path, rows, source=source, warn=notes.append)
+        _warn_other_config(config, rows, preds, source, rows_of, notes.append)
         scores = score_predictions(rows, preds)
         # ``action`` is kept when null (no decision): it is a required field, so a comparison that
         # reads the stored predictions back accepts them
         stored = [{**p.model_dump(exclude_none=True), "action": p.action} for p in preds]
-        return SpaceScore(scores.to_dict(), stored, scores)
+        return SpaceScore(scores.to_dict(), stored, scores, notes)
 
     def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
         from eviscope.suites.eviscope.reports import (
@@ -304,27 +371,30 @@ class EviScopeSpace:
         return markdown_report(report(scores, meta)), plots
 
     def leaderboard_line(self, result: Mapping[str, Any]) -> dict[str, Any]:
-        return {header: result[name] for name, header in HEADLINE}
+        return {
+            header: result.get(name) if name in NOT_ALWAYS_DEFINED else result[name]
+            for name, header in HEADLINE
+        }
 
     def leaderboard_plot(self, records: Sequence[Mapping[str, Any]], path: Path) -> Path:
         """Joint success per variant, one group of bars per variant and one bar per system."""
         from matplotlib.figure import Figure
 
-        fig = Figure(figsize=(7, 3.6))
+        fig = Figure()
         ax = fig.subplots()
         width = 0.8 / max(len(records), 1)
         for i, record in enumerate(records):
             values = [record["result"]["per_variant"][v]["joint_success"] for v in VARIANTS]
             xs = [x + i * width for x in range(len(VARIANTS))]
-            ax.bar(xs, values, width, label=record["system"], color=OKABE_ITO[i % len(OKABE_ITO)])
+            color, _, hatch = series_style(i)
+            ax.bar(xs, values, width, label=record["system"], color=color, hatch=hatch, edgecolor="white")
         ax.set_xticks([x + width * (len(records) - 1) / 2 for x in range(len(VARIANTS))], VARIANTS)
         ax.set_ylim(0, 1.05)
         ax.set_ylabel("joint success")
         configs = sorted({record["config"] for record in records})
         title = plot_title("joint success per variant", f"{len(records)} systems", ", ".join(configs))
         ax.set_title(title)
-        if records:
-            ax.legend(fontsize=8, loc="upper right")
+        legend_below(fig, ax, width_inches=7, plot_inches=3.6)
         fig.tight_layout()
         fig.savefig(path, dpi=100, metadata=png_metadata(title))
         return path
@@ -348,14 +418,14 @@ class EviScopeSpace:
         return [
             {
                 "metric": QUARTET_ABBREVIATIONS[r.metric],
-                "A": round(r.a, 3),
-                "B": round(r.b_value, 3),
-                "A − B": round(r.difference, 3),
+                "A": round_value(r.a),
+                "B": round_value(r.b_value),
+                "A − B": round_value(r.difference),
                 "b (A only)": r.b,
                 "c (B only)": r.c,
                 "McNemar p": float(f"{r.p_value:.3g}"),
-                "95% CI low": round(r.ci_low, 3),
-                "95% CI high": round(r.ci_high, 3),
+                "95% CI low": round_value(r.ci_low),
+                "95% CI high": round_value(r.ci_high),
             }
             for r in compare(scores_of(record_a), scores_of(record_b))
         ]

@@ -27,7 +27,7 @@ from eviscope.core.errors import EviScopeError
 from eviscope.core.metrics import names
 from eviscope.suites.eviscope import scoring
 from eviscope.suites.eviscope.metrics import METRICS as EVISCOPE_TABLE
-from eviscope.suites.eviscope.rows import SCORED_FIELDS
+from eviscope.suites.eviscope.rows import SCORED_FIELDS, SCORED_WHEN_GIVEN
 from eviscope.suites.eviscope.task import EviScopeTask
 
 Row = Mapping[str, Any]
@@ -65,8 +65,11 @@ def eviscope_prediction(row: Row, reply: str) -> dict[str, Any]:
 
 
 def scored_row(row: Row) -> dict[str, Any]:
-    """The fields of an EviScope row that scoring reads (contract §4)."""
-    return {k: row[k] for k in SCORED_FIELDS}
+    """The fields of an EviScope row that scoring reads (contract §4), the optional ones where given."""
+    return {
+        **{k: row[k] for k in SCORED_FIELDS},
+        **{k: row[k] for k in SCORED_WHEN_GIVEN if row.get(k) is not None},
+    }
 
 
 def eviscope_item(row: Row, reply: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("span_precision", "row", True),
     Metric("span_recall", "row", True),
     Metric("span_f1", "row", True),
+    Metric("false_conflict_rate", "row", False),
     Metric("abstention_precision", "row", True),
     Metric("abstention_recall", "row", True),
     Metric("abstention_f1", "row", True),

@@ -3,7 +3,9 @@
 A reply is read as the first JSON object in it that carries a valid ``action`` (code fences, prose
 around the object and a trailing comma-free suffix are all tolerated). Fields are coerced the way a
 reader would: ``"flag conflict"`` is ``flag_conflict``, a lone citation string is a one-item list,
-malformed quotes are dropped. A reply with no such object is ``None``: the runner retries it at most
+malformed quotes are dropped. Objects are found by
+:func:`eviscope.core.untrusted_json.json_objects` (linear in the reply's length, depth-limited, a
+lone surrogate read as its escaped text). A reply with no such object is ``None``: the runner retries it at most
 ``--max-retries`` times and then keeps the row with ``action: null`` (contract §3), never drops it.
 
 >>> parse_answer('Sure!\\n```json\\n{"action": "Answer", "answer": "1066", "citations": "doc-1"}\\n```')
@@ -17,32 +19,16 @@ for judge outputs.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
+from eviscope.core.untrusted_json import json_objects
 from eviscope.suites.eviscope.rows import ACTIONS
 
 PARSER_VERSION = "eviscope.runner.parsing/1"
 """Recorded in every manifest; bump it when parsing changes what a reply means."""
 
-_DECODER = json.JSONDecoder(strict=False)  # control characters inside strings are tolerated
 _SEPARATORS = re.compile(r"[\s\-]+")
-
-
-def json_objects(text: str) -> Iterator[dict[str, Any]]:
-    """Every JSON object that starts at some ``{`` of ``text``, outermost first, in order."""
-    start = text.find("{")
-    while start != -1:
-        try:
-            obj, end = _DECODER.raw_decode(text, start)
-        except json.JSONDecodeError:
-            start = text.find("{", start + 1)
-            continue
-        if isinstance(obj, dict):
-            yield obj
-        start = text.find("{", end)
 
 
 def _action(value: Any) -> str | None:

@@ -18,6 +18,12 @@
   fitted on the other half of the quartets' gold actions, and copies the ``lexical`` prediction where
   that action is ``answer``. A score above ``lexical`` is what a config's layout gives away to a
   system that never reads a passage for its action.
+- ``near-duplicate``, ``diff``: string-matching systems that compare the documents with each other and
+  never read the question (:mod:`eviscope.suites.eviscope.surface`). ``near-duplicate`` flags a
+  conflict when two documents share at least :data:`NEAR_DUPLICATE_SYSTEM` of their words (the
+  containment of :func:`~eviscope.suites.eviscope.surface.closest_pair`), citing both; ``diff`` flags
+  one when such a pair differs in a year or another number. Elsewhere each is the ``lexical`` system.
+  A score above ``lexical`` is what a config's edited copies give away to string matching.
 """
 
 from __future__ import annotations
@@ -30,12 +36,26 @@ from typing import Any
 from eviscope.core.normalize import QUESTION_WORDS, contains, norm, tokens
 from eviscope.core.sentences import sentence_spans
 from eviscope.suites.eviscope.shortcuts import cross_fit_actions
+from eviscope.suites.eviscope.surface import Pair, closest_pair, differing_kinds
 
-__all__ = ["DEFAULT_THRESHOLD", "SYSTEMS", "always_answer", "evidence_blind", "lexical", "oracle", "predict"]
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "NEAR_DUPLICATE_SYSTEM",
+    "SYSTEMS",
+    "always_answer",
+    "evidence_blind",
+    "lexical",
+    "oracle",
+    "predict",
+    "string_matching",
+]
 
 Row = Mapping[str, Any]
 DEFAULT_THRESHOLD = 0.5
 """Least share of the question's content words a sentence must cover to support an answer."""
+NEAR_DUPLICATE_SYSTEM = 0.9
+"""Least word containment at which the ``near-duplicate`` and ``diff`` systems take two documents for
+copies of one passage (issue 32's "share at least 90% of their words")."""
 
 _LEXICAL_NOT_CONTENT = (
     QUESTION_WORDS
@@ -184,6 +204,43 @@ def evidence_blind(feature_set: str) -> Callable[[Sequence[Row]], list[dict[str,
     return system
 
 
+def _copies(pair: Pair | None) -> bool:
+    return pair is not None and pair.containment >= NEAR_DUPLICATE_SYSTEM
+
+
+def _number_edit(pair: Pair | None) -> bool:
+    if not _copies(pair):
+        return False
+    kinds = differing_kinds(pair.differing)
+    return bool(kinds["year"] or kinds["number"])
+
+
+STRING_TESTS: dict[str, Callable[[Pair | None], bool]] = {
+    "near-duplicate": _copies,
+    "diff": _number_edit,
+}
+"""When each string-matching system flags a conflict, from the row's closest pair of documents."""
+
+
+def string_matching(name: str) -> Callable[[Sequence[Row]], list[dict[str, Any]]]:
+    """The string-matching system ``name`` of :data:`STRING_TESTS` (see the module docstring)."""
+    test = STRING_TESTS[name]
+
+    def system(rows: Sequence[Row]) -> list[dict[str, Any]]:
+        preds = []
+        for row, pred in zip(rows, lexical(rows), strict=True):
+            pair = closest_pair(row)
+            if test(pair):
+                documents = row["documents"]
+                citations = [documents[pair.inner]["doc_id"], documents[pair.outer]["doc_id"]]
+                pred = {"id": row["id"], "action": "flag_conflict", "citations": citations}
+            preds.append(pred)
+        return preds
+
+    system.__doc__ = f"The lexical system, flagging a conflict where {name!r} finds one (module docstring)."
+    return system
+
+
 SYSTEMS: dict[str, Callable[[Sequence[Row]], list[dict[str, Any]]]] = {
     "lexical": lexical,
     "oracle": oracle,
@@ -192,6 +249,7 @@ SYSTEMS: dict[str, Callable[[Sequence[Row]], list[dict[str, Any]]]] = {
     "title-count": evidence_blind("title-count"),
     "length-gaps": evidence_blind("length-gaps"),
     "layout": evidence_blind("layout"),
+    **{name: string_matching(name) for name in STRING_TESTS},
 }
 
 

@@ -118,7 +118,7 @@ def plot_quartet_transitions(scores: Scores, path: Path, system: str | None, con
     right.set_yticks(range(len(by_count)), labels, fontsize=8)
     right.invert_yaxis()
     right.set_xlabel("quartets")
-    qm = ", ".join(f"{QUARTET_ABBREVIATIONS[m]} {scores.overall[m]:.3f}" for m in QUARTET_METRICS)
+    qm = ", ".join(f"{QUARTET_ABBREVIATIONS[m]} {format_value(scores.overall[m])}" for m in QUARTET_METRICS)
     right.set_title(f"transition patterns ({qm})", fontsize=9)
     title = plot_title("quartet transitions", system, config)
     fig.suptitle(title)

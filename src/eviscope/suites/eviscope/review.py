@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from eviscope.core.errors import EviScopeError
+from eviscope.core.errors import EviScopeError, id_text
 from eviscope.core.normalize import contains
 from eviscope.core.sentences import sentence_spans
 from eviscope.core.sheets import checked_ids, read_sheet_lines
@@ -113,7 +113,9 @@ def conflict_sheet(
         }
         if articles is not None:
             if row["title"] not in articles:
-                raise EviScopeError(f"row {row['id']}: article {row['title']!r} is not in the SQuAD source")
+                raise EviScopeError(
+                    f"row {id_text(row['id'])}: article {row['title']!r} is not in the SQuAD source"
+                )
             item["passage"] = conflict
             item["article_sentences"] = _article_sentences(
                 articles[row["title"]], texts[row["supporting_doc_ids"][0]]
@@ -213,7 +215,7 @@ def read_sheet(path: Path) -> dict[str, dict[str, bool]]:
             mark = (row[criterion] or "").strip().lower()
             if mark not in {"yes", "no", "y", "n"}:
                 raise EviScopeError(
-                    f"{path}: item {row.get('item')} ({row['id']}): {criterion} is {mark!r}, not yes/no"
+                    f"{path}: item {row.get('item')} ({id_text(row['id'])}): {criterion} is {mark!r}, not yes/no"
                 )
             values[criterion] = mark.startswith("y")
         marks[row_id] = values

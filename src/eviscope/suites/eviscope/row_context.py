@@ -117,11 +117,34 @@ def contextualize_rows(
 def contextualize_from_squad(
     rows: Sequence[Mapping[str, Any]], squad_location: str | None
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """``rows`` contextualized from SQuAD (``squad_location``, else ``$EVISCOPE_SQUAD``, else the hub),
-    and what a run manifest records about it (the copy, its checksum and the :class:`ContextReport`)."""
-    from eviscope.suites.eviscope.squad_source import SQUAD, load_squad
+    """``rows`` contextualized from their question sources (SQuAD dev from ``squad_location``, else
+    ``$EVISCOPE_SQUAD``, else the hub; another source of a row's ``source`` from its variable, else its
+    hub dataset), each row within its own source's articles, and what a run manifest records about it
+    (the copies, their checksums and the :class:`ContextReport`)."""
+    from eviscope.suites.eviscope.squad_source import DEV, SQUAD, load_question_source, load_squad
 
     ref = SQUAD.resolve(squad_location)
     squad = load_squad(ref)
-    out, report = contextualize_rows(rows, squad_articles(squad))
-    return out, {"squad": ref.location, "squad_checksum": squad.checksum, **report.to_dict()}
+    names = list(dict.fromkeys(str(row.get("source") or DEV.name) for row in rows))
+    squads = {name: squad if name == DEV.name else load_question_source(name, None) for name in names}
+    done: dict[int, dict[str, Any]] = {}
+    reports = []
+    for name in names:
+        part = [i for i, row in enumerate(rows) if str(row.get("source") or DEV.name) == name]
+        out, report = contextualize_rows([rows[i] for i in part], squad_articles(squads[name]))
+        done.update(zip(part, out, strict=True))
+        reports.append(report)
+    merged = (
+        ContextReport(
+            reports[0].transform,
+            sum(r.documents for r in reports),
+            sum(r.with_neighbours for r in reports),
+            tuple(d for r in reports for d in r.without_neighbours),
+        )
+        if reports
+        else contextualize_rows([], {})[1]
+    )
+    recorded = {"squad": ref.location, "squad_checksum": squad.checksum, **merged.to_dict()}
+    if set(names) - {DEV.name}:
+        recorded["sources"] = {name: squads[name].checksum for name in names}
+    return [done[i] for i in range(len(rows))], recorded

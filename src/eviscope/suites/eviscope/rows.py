@@ -13,13 +13,18 @@ VARIANTS: tuple[str, ...] = ("sufficient", "noisy", "insufficient", "conflicting
 ACTIONS: tuple[str, ...] = ("answer", "abstain", "flag_conflict")
 """The actions a system may take, and the values of ``expected_action``."""
 
+NEAR_DUPLICATES: tuple[str, ...] = ("none", "mirror", "irrelevant_edit", "conflict")
+"""Values of ``near_duplicate``: which near-duplicate pair a row shows (contract §2). ``conflict``: the
+conflict passage beside the support; ``irrelevant_edit``: a copy of a passage in which a value that does
+not answer the question was changed (``eviscope-xl``'s noisy and insufficient rows); ``mirror``: an
+unedited copy only; ``none``: no near-duplicate."""
+
 EXPECTED_ACTION: dict[str, str] = {
     "sufficient": "answer",
     "noisy": "answer",
     "insufficient": "abstain",
     "conflicting": "flag_conflict",
 }
-
 
 _DOC = {"doc_id": Value("string"), "title": Value("string"), "text": Value("string")}
 _SPAN = {"doc_id": Value("string"), "text": Value("string")}
@@ -31,6 +36,8 @@ EVISCOPE_FEATURES = Features(
         "variant": Value("string"),
         "question": Value("string"),
         "source_id": Value("string"),
+        "source": Value("string"),
+        "source_license": Value("string"),
         "title": Value("string"),
         "documents": List(_DOC),
         "answers": List(Value("string")),
@@ -40,6 +47,7 @@ EVISCOPE_FEATURES = Features(
         "conflicting_doc_ids": List(Value("string")),
         "support_spans": List(_SPAN),
         "conflict_answer": Value("string"),
+        "near_duplicate": Value("string"),
     }
 )
 """`datasets` features of an EviScope row; field meanings are in contract §2 and the dataset card."""
@@ -55,7 +63,15 @@ SCORED_FIELDS: frozenset[str] = frozenset(
 )
 """The row fields scoring reads: a row given by a user (a metric's references) must carry them."""
 
-_CHOICES: dict[str, Any] = {"variant": Literal[VARIANTS], "expected_action": Literal[ACTIONS]}
+SCORED_WHEN_GIVEN: frozenset[str] = frozenset({"near_duplicate"})
+"""Row fields scoring reads where a row carries them (a user's references may leave them out):
+``near_duplicate`` defines ``false_conflict_rate``, which is not applicable without it."""
+
+_CHOICES: dict[str, Any] = {
+    "variant": Literal[VARIANTS],
+    "expected_action": Literal[ACTIONS],
+    "near_duplicate": Literal[NEAR_DUPLICATES],
+}
 _SCALARS: dict[str, Any] = {"string": StrictStr, "bool": StrictBool}
 
 

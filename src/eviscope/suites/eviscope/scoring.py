@@ -131,6 +131,9 @@ class RowVectors:
     matching_quotes: np.ndarray
     gold_spans: np.ndarray
     matched_gold_spans: np.ndarray
+    irrelevant_edit: np.ndarray
+    """Whether the row's near-duplicate of the support disagrees only about another fact
+    (``near_duplicate == "irrelevant_edit"``; False where the row does not say)."""
     usage: dict[str, np.ndarray]
     """Each usage field per row, 0 where it was not given."""
 
@@ -168,6 +171,9 @@ def row_vectors(rows: Sequence[Mapping[str, Any]], preds: Sequence[Prediction]) 
     expected_names = [row["expected_action"] for row in rows]
     expected = _codes(expected_names, _ACTION_CODE, "expected_action", ids)
     action = np.fromiter((_ACTION_CODE[p.action] for p in preds), dtype=np.int8, count=n)
+    irrelevant_edit = np.fromiter(
+        (row.get("near_duplicate") == "irrelevant_edit" for row in rows), dtype=bool, count=n
+    )
 
     ok_answer = np.zeros(n, dtype=bool)
     ok_source = np.zeros(n, dtype=bool)
@@ -208,6 +214,7 @@ def row_vectors(rows: Sequence[Mapping[str, Any]], preds: Sequence[Prediction]) 
         matching_quotes=counts[:, 3],
         gold_spans=counts[:, 4],
         matched_gold_spans=counts[:, 5],
+        irrelevant_edit=irrelevant_edit,
         usage={name: usage[:, j] for j, name in enumerate(_USAGE_FIELDS)},
     )
 
@@ -270,9 +277,10 @@ def row_metrics(v: RowVectors, mask: np.ndarray | None = None) -> dict[str, floa
     """Row-level metrics of contract §4 over the rows in ``mask`` (all rows by default).
 
     A metric appears only where it is defined: the rows it is taken over exist among the masked
-    rows (answerable rows for the answer/source/span metrics, rows expected to abstain for the
-    abstention metrics, conflicting rows for the conflict metrics, rows not expected to answer for
-    the hallucination rate). An empty ratio inside a defined metric is 0, as contract §4 says for the
+    rows (answerable rows for the answer/source/span metrics, rows whose near-duplicate disagrees
+    only about another fact for the false-conflict rate, rows expected to abstain for the abstention
+    metrics, conflicting rows for the conflict metrics, rows not expected to answer for the
+    hallucination rate): a metric left out is not applicable (the harnesses give NaN, the tables —). An empty ratio inside a defined metric is 0, as contract §4 says for the
     unsupported-citation rate and span F1 (and as for the abstention precision with no abstention).
     """
     mask = np.ones(len(v.ids), dtype=bool) if mask is None else mask
@@ -292,6 +300,9 @@ def row_metrics(v: RowVectors, mask: np.ndarray | None = None) -> dict[str, floa
         precision = _ratio(v.matching_quotes[answerable].sum(), v.quotes[answerable].sum())
         recall = _ratio(v.matched_gold_spans[answerable].sum(), v.gold_spans[answerable].sum())
         out["span_precision"], out["span_recall"], out["span_f1"] = precision, recall, _f1(precision, recall)
+    edited = mask & v.irrelevant_edit
+    if edited.any():
+        out["false_conflict_rate"] = float((v.action[edited] == FLAG_CONFLICT).mean())
     expected_abstain = mask & (v.expected == ABSTAIN)
     if expected_abstain.any():
         predicted_abstain = mask & (v.action == ABSTAIN)

@@ -11,7 +11,9 @@ Each feature set is fitted with a depth-limited scikit-learn decision tree on on
 quartets (:func:`split`: by quartet, seeded) and scored on the other half, against the *majority
 rate*: the held-out rate of the action most common in the fitted half. Both are measured on all
 rows and on the rows that show more than one document (a single document is always a sufficient
-row, so that part of the layout is the paper's design, not a leak).
+row, so that part of the layout is the paper's design, not a leak). :func:`audit` takes any table
+of features: the surface audit (:mod:`eviscope.suites.eviscope.surface`) fits the documents' string
+features the same way; where rows name their ``source``, both are also reported per source.
 
 >>> rows = [{"id": f"q{i}-{v}", "quartet_id": f"q{i}", "title": "T", "expected_action": a,
 ...          "documents": [{"title": "T", "text": "x" * n} for n in lens]}
@@ -32,7 +34,15 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["FEATURE_SETS", "MAX_DEPTH", "audit", "cross_fit_actions", "layout_features", "split"]
+__all__ = [
+    "FEATURE_SETS",
+    "MAX_DEPTH",
+    "FeatureTable",
+    "audit",
+    "cross_fit_actions",
+    "layout_features",
+    "split",
+]
 
 Row = Mapping[str, Any]
 
@@ -73,6 +83,9 @@ def _length_gaps(row: Row, width: int) -> list[float]:
     return [_closest_gap(lengths), _closest_gap([n for n, s in zip(lengths, same, strict=True) if s])]
 
 
+FeatureTable = Mapping[str, Callable[[Row, int], list[float]]]
+"""Features of a row by name: each gives a row's values, knowing the most documents a row shows."""
+
 FEATURE_SETS: dict[str, Callable[[Row, int], list[float]]] = {
     "doc-count": lambda row, width: [float(len(row["documents"]))],
     "title-count": lambda row, width: [float(sum(_same_title(row)))],
@@ -93,12 +106,15 @@ FEATURE_SETS: dict[str, Callable[[Row, int], list[float]]] = {
 ALL_FEATURES = "layout"
 
 
-def layout_features(rows: Sequence[Row], feature_set: str) -> np.ndarray:
-    """The ``rows`` × features matrix of ``feature_set`` (a key of :data:`FEATURE_SETS` or ``layout``)."""
+def layout_features(
+    rows: Sequence[Row], feature_set: str, table: FeatureTable = FEATURE_SETS, combined: str = ALL_FEATURES
+) -> np.ndarray:
+    """The ``rows`` × features matrix of ``feature_set``: a key of ``table`` (by default
+    :data:`FEATURE_SETS`), or ``combined`` for all of them together."""
     width = max((len(row["documents"]) for row in rows), default=1)
-    names = list(FEATURE_SETS) if feature_set == ALL_FEATURES else [feature_set]
+    names = list(table) if feature_set == combined else [feature_set]
     return np.array(
-        [[x for name in names for x in FEATURE_SETS[name](row, width)] for row in rows], dtype=float
+        [[x for name in names for x in table[name](row, width)] for row in rows], dtype=float
     ).reshape(len(rows), -1)
 
 
@@ -132,17 +148,32 @@ def _majority(y: np.ndarray, fit: list[int], held_out: list[int]) -> float:
     return float(np.mean(y[held_out] == int(np.argmax(counts))))
 
 
-def audit(rows: Sequence[Row]) -> dict[str, Any]:
-    """Held-out accuracy of each feature set and of the majority action, on all rows and on the rows
+def audit(
+    rows: Sequence[Row], table: FeatureTable = FEATURE_SETS, combined: str = ALL_FEATURES
+) -> dict[str, Any]:
+    """Held-out accuracy of each feature set of ``table`` (by default the layout's :data:`FEATURE_SETS`),
+    of all of them together (``combined``) and of the majority action, on all rows and on the rows
     with more than one document; ``max_gain_multi_document`` is the largest margin (in points) by
-    which a feature set beats the majority rate on the latter."""
+    which a feature set beats the majority rate on the latter. Where rows name their ``source``,
+    ``per_source`` holds the same audit of each source's rows."""
+    result = _audit(rows, table, combined)
+    sources = sorted({str(row["source"]) for row in rows if row.get("source")})
+    if sources:
+        result["per_source"] = {
+            source: _audit([row for row in rows if row.get("source") == source], table, combined)
+            for source in sources
+        }
+    return result
+
+
+def _audit(rows: Sequence[Row], table: FeatureTable, combined: str) -> dict[str, Any]:
     parts = {
         "all_rows": list(rows),
         "multi_document_rows": [row for row in rows if len(row["documents"]) > 1],
     }
     result: dict[str, Any] = {
         "majority": {},
-        "features": {name: {} for name in [*FEATURE_SETS, ALL_FEATURES]},
+        "features": {name: {} for name in [*table, combined]},
     }
     for part, chosen in parts.items():
         fit, held_out = split(chosen)
@@ -152,10 +183,15 @@ def audit(rows: Sequence[Row]) -> dict[str, Any]:
             if not held_out:
                 result["features"][name][part] = None
                 continue
-            predicted = _fit_predict(layout_features(chosen, name), y, fit, held_out)
+            x = layout_features(chosen, name, table, combined)
+            predicted = _fit_predict(x, y, fit, held_out)
             result["features"][name][part] = round(float(np.mean(predicted == y[held_out])), 4)
     majority = result["majority"]["multi_document_rows"]
-    gains = [f["multi_document_rows"] - majority for f in result["features"].values() if majority is not None]
+    gains = [
+        f["multi_document_rows"] - majority
+        for f in result["features"].values()
+        if majority is not None and f["multi_document_rows"] is not None
+    ]
     result["max_gain_multi_document"] = round(100 * max(gains, default=0.0), 1)
     result["fitted_quartets"] = len({rows[i]["quartet_id"] for i in split(rows)[0]})
     result["held_out_quartets"] = len({rows[i]["quartet_id"] for i in split(rows)[1]})

@@ -1,7 +1,13 @@
-"""Reading SQuAD v1.1 (a local ``dev-v1.1.json`` or the hub dataset ``rajpurkar/squad``).
+"""Reading EviScope's question sources: SQuAD v1.1 dev and every other extractive source of the same
+shape (:data:`QUESTION_SOURCES`), each a local JSON file or folder of JSON files in SQuAD v1.1 format, or
+its hub dataset.
 
-Every problem with the source becomes one :class:`~eviscope.core.errors.EviScopeError` line that names the
-source, the place in it, and how to point the builder at another copy.
+One reader (:func:`load_squad`) normalises them all to the same article / paragraph / question
+structure: the paragraphs of articles that share a title (TyDi QA GoldP gives each passage its own
+entry, one per question) become one article, the same paragraph given twice in an article becomes
+one with the questions of both, and every answer span must match its context. Every problem with a source
+becomes one :class:`~eviscope.core.errors.EviScopeError` line that names the source, the place in it, and
+how to point the builder at another copy.
 """
 
 from __future__ import annotations
@@ -17,7 +23,85 @@ from eviscope.core.errors import EviScopeError, first_line
 from eviscope.core.sources import Source, SourceRef
 
 SQUAD = Source("squad", "SQuAD v1.1 dev (JSON)", "--squad", "EVISCOPE_SQUAD", "rajpurkar/squad")
-"""EviScope's one source (its :attr:`~eviscope.core.registry.Benchmark.sources`)."""
+"""SQuAD v1.1 dev, the source of ``eviscope-v1``."""
+
+
+@dataclass(frozen=True)
+class QuestionSource:
+    """An extractive question source of SQuAD v1.1 shape: how it is found, named in rows and licensed."""
+
+    source: Source
+    name: str
+    """The row's ``source``: short and stable."""
+    license: str
+    """The row's ``source_license``."""
+    hub_config: str | None = None
+    hub_splits: tuple[str, ...] = ("validation",)
+    hub_id_prefix: str = ""
+    """Only hub rows whose id starts with it (TyDi QA's English questions)."""
+
+
+QUESTION_SOURCES: dict[str, QuestionSource] = {
+    qs.name: qs
+    for qs in (
+        QuestionSource(SQUAD, "squad-dev", "CC BY-SA 4.0"),
+        QuestionSource(
+            Source(
+                "squad-train",
+                "SQuAD v1.1 train (JSON file or folder)",
+                "--squad-train",
+                "EVISCOPE_SQUAD_TRAIN",
+                "rajpurkar/squad",
+            ),
+            "squad-train",
+            "CC BY-SA 4.0",
+            hub_splits=("train",),
+        ),
+        QuestionSource(
+            Source(
+                "tydiqa-goldp-en",
+                "TyDi QA GoldP English (folder of SQuAD-format JSON)",
+                "--tydiqa-goldp-en",
+                "EVISCOPE_TYDIQA_GOLDP_EN",
+                "google-research-datasets/tydiqa",
+            ),
+            "tydiqa-goldp-en",
+            "Apache-2.0",
+            hub_config="secondary_task",
+            hub_splits=("train", "validation"),
+            hub_id_prefix="english-",
+        ),
+        QuestionSource(
+            Source(
+                "squadshifts-new-wiki",
+                "SQuAD-shifts New Wikipedia (JSON)",
+                "--squadshifts-new-wiki",
+                "EVISCOPE_SQUADSHIFTS_NEW_WIKI",
+                "ludwigschmidt/squadshifts",
+            ),
+            "squadshifts-new-wiki",
+            "CC BY 4.0",
+            hub_config="new_wiki",
+            hub_splits=("test",),
+        ),
+        QuestionSource(
+            Source(
+                "mlqa-en-dev",
+                "MLQA English dev (JSON)",
+                "--mlqa-en-dev",
+                "EVISCOPE_MLQA_EN_DEV",
+                "facebook/mlqa",
+            ),
+            "mlqa-en-dev",
+            "CC BY-SA 3.0",
+            hub_config="mlqa.en.en",
+        ),
+    )
+}
+"""EviScope's question sources, in the order ``eviscope-xl`` reads them (SQuAD dev first); each
+:attr:`QuestionSource.source` is one of EviScope's :attr:`~eviscope.core.registry.Benchmark.sources`."""
+
+DEV = QUESTION_SOURCES["squad-dev"]
 
 
 class _Answer(BaseModel):
@@ -45,6 +129,20 @@ class _SquadFile(BaseModel):
     data: list[_Article] = Field(min_length=1)
 
 
+def _merged(articles: list[_Article]) -> list[tuple[str, list[_Paragraph]]]:
+    """Articles in first-seen order: the paragraphs of entries that share a title under one, and
+    paragraphs of one article that share a context as one, with their questions in source order."""
+    merged: dict[str, dict[str, _Paragraph]] = {}
+    for article in articles:
+        paragraphs = merged.setdefault(article.title, {})
+        for paragraph in article.paragraphs:
+            if paragraph.context in paragraphs:
+                paragraphs[paragraph.context].qas.extend(paragraph.qas)
+            else:
+                paragraphs[paragraph.context] = paragraph.model_copy(update={"qas": list(paragraph.qas)})
+    return [(title, list(paragraphs.values())) for title, paragraphs in merged.items()]
+
+
 @dataclass(frozen=True)
 class Paragraph:
     title: str
@@ -59,6 +157,8 @@ class Question:
     """Index into :attr:`Squad.paragraphs`."""
     answers: tuple[tuple[str, int], ...]
     """``(text, answer_start)`` of every SQuAD answer, in source order."""
+    source: str = DEV.name
+    """The :attr:`QuestionSource.name` of its source."""
 
 
 @dataclass(frozen=True)
@@ -66,67 +166,96 @@ class Squad:
     paragraphs: list[Paragraph]
     questions: list[Question]
     checksum: str
-    """``sha256:<hex>`` of the local file, or ``hub:<id>@<fingerprint>``."""
+    """``sha256:<hex>`` of the local file (of its folder's ``*.json`` files, read in name order), or
+    ``hub:<id>@<fingerprint>``."""
     origin: str
+    name: str = DEV.name
+    """The :attr:`QuestionSource.name` of its source, each row's ``source``."""
+    license: str = DEV.license
+    """Its source's licence, each row's ``source_license``."""
 
 
-def load_squad(ref: SourceRef) -> Squad:
-    """Read and check SQuAD from ``ref``; every answer span must match its context."""
-    articles, checksum = _read_hub(ref) if ref.is_hub else _read_file(ref)
+def load_squad(ref: SourceRef, spec: QuestionSource = DEV) -> Squad:
+    """Read and check the question source ``spec`` from ``ref``; every answer span must match its context."""
+    articles, checksum = _read_hub(ref, spec) if ref.is_hub else _read_local(ref, spec)
     paragraphs: list[Paragraph] = []
     questions: list[Question] = []
-    for article in articles:
-        for paragraph in article.paragraphs:
-            paragraphs.append(Paragraph(article.title, paragraph.context))
+    for title, article in _merged(articles):
+        for paragraph in article:
+            paragraphs.append(Paragraph(title, paragraph.context))
             for qa in paragraph.qas:
                 for answer in qa.answers:
                     found = paragraph.context[answer.answer_start : answer.answer_start + len(answer.text)]
                     if found != answer.text:
                         raise _error(
-                            ref, f"question {qa.id}: answer {answer.text!r} is not at its answer_start"
+                            ref, spec, f"question {qa.id}: answer {answer.text!r} is not at its answer_start"
                         )
                 answers = tuple((a.text, a.answer_start) for a in qa.answers)
-                questions.append(Question(qa.id, qa.question, len(paragraphs) - 1, answers))
-    return Squad(paragraphs, questions, checksum, f"{ref.location} (via {ref.via})")
+                questions.append(Question(qa.id, qa.question, len(paragraphs) - 1, answers, spec.name))
+    origin = f"{ref.location} (via {ref.via})"
+    return Squad(paragraphs, questions, checksum, origin, spec.name, spec.license)
 
 
-def _error(ref: SourceRef, problem: str) -> EviScopeError:
-    return EviScopeError(f"{SQUAD.what} at {ref.location} (via {ref.via}): {problem}; {SQUAD.how_to_point()}")
+def _error(ref: SourceRef, spec: QuestionSource, problem: str) -> EviScopeError:
+    what = spec.source
+    return EviScopeError(f"{what.what} at {ref.location} (via {ref.via}): {problem}; {what.how_to_point()}")
 
 
-def _read_file(ref: SourceRef) -> tuple[list[_Article], str]:
+def _read_local(ref: SourceRef, spec: QuestionSource) -> tuple[list[_Article], str]:
+    """A JSON file, or a folder whose ``*.json`` files are read in name order as one source."""
     path = Path(ref.location).expanduser()
+    files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+    if not files:
+        raise _error(ref, spec, "is a folder without a .json file")
+    articles: list[_Article] = []
+    digest = hashlib.sha256()
+    for file in files:
+        raw = _read_bytes(ref, spec, file)
+        digest.update(raw)
+        articles.extend(_parse(ref, spec, file, raw))
+    return articles, "sha256:" + digest.hexdigest()
+
+
+def _read_bytes(ref: SourceRef, spec: QuestionSource, file: Path) -> bytes:
     try:
-        raw = path.read_bytes()
+        return file.read_bytes()
     except FileNotFoundError:
-        raise _error(ref, "no such file") from None
-    except IsADirectoryError:
-        raise _error(ref, "is a folder, not the dev-v1.1.json file") from None
+        raise _error(ref, spec, "no such file") from None
     except OSError as err:
-        raise _error(ref, f"cannot be read ({err.strerror})") from None
+        raise _error(ref, spec, f"{file.name} cannot be read ({err.strerror})") from None
+
+
+def _parse(ref: SourceRef, spec: QuestionSource, file: Path, raw: bytes) -> list[_Article]:
+    where_file = "" if Path(ref.location).expanduser() == file else f"{file.name}: "
     try:
         document = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise _error(ref, f"not valid JSON ({err})") from None
+        raise _error(ref, spec, f"{where_file}not valid JSON ({err})") from None
     try:
-        parsed = _SquadFile.model_validate(document)
+        return _SquadFile.model_validate(document).data
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "top level"
-        raise _error(ref, f"not a SQuAD v1.1 file: {where}: {first['msg']}") from None
-    return parsed.data, "sha256:" + hashlib.sha256(raw).hexdigest()
+        raise _error(ref, spec, f"{where_file}not a SQuAD v1.1 file: {where}: {first['msg']}") from None
 
 
-def _read_hub(ref: SourceRef) -> tuple[list[_Article], str]:
-    from datasets import load_dataset
+def _read_hub(ref: SourceRef, spec: QuestionSource) -> tuple[list[_Article], str]:
+    from datasets import concatenate_datasets, load_dataset
 
     try:
-        split = load_dataset(ref.location, split="validation")
+        parts = [load_dataset(ref.location, spec.hub_config, split=name) for name in spec.hub_splits]
     except Exception as err:  # datasets raises many types for offline, missing or gated repos
         message = first_line(err)
-        raise _error(ref, f"could not load the hub dataset ({message})") from None
+        raise _error(ref, spec, f"could not load the hub dataset ({message})") from None
+    split = concatenate_datasets(parts) if len(parts) > 1 else parts[0]
+    if "title" not in split.column_names:
+        raise _error(
+            ref, spec, f"the hub dataset has no title column (columns: {', '.join(split.column_names)})"
+        )
     articles: dict[str, dict[str, list[dict]]] = {}
     for row in split:
+        if not row["id"].startswith(spec.hub_id_prefix):
+            continue
         contexts = articles.setdefault(row["title"], {})
         contexts.setdefault(row["context"], []).append(
             {
@@ -145,3 +274,10 @@ def _read_hub(ref: SourceRef) -> tuple[list[_Article], str]:
         ]
     }
     return _SquadFile.model_validate(document).data, f"hub:{ref.location}@{split._fingerprint}"
+
+
+def load_question_source(name: str, flag_value: str | None) -> Squad:
+    """The question source ``name`` (of :data:`QUESTION_SOURCES`), found from its flag, else its
+    environment variable, else its hub dataset."""
+    spec = QUESTION_SOURCES[name]
+    return load_squad(spec.source.resolve(flag_value), spec)

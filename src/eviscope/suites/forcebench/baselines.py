@@ -5,6 +5,9 @@
 - ``token_overlap``: the share of the claim's distinct tokens (contract §1 ``tokens``) found in the evidence.
 - ``entity_overlap``: Jaccard overlap of the entities and numbers (``lints.entities_and_numbers``) of
   the claim and of the evidence (0 when neither has any).
+- ``copy_detector``: 1 when the claim stands word for word in the evidence (contract §1 ``contains``),
+  else half its token overlap: it reads the evidence only as a string, so whichever claim copies the
+  evidence wins (issue 33). ``token_overlap`` is the word-overlap evaluator of the same issue.
 - ``rule_forcecheck``: token overlap, less 0.5 when the claim uses a strong-force word (``will``,
   ``always``, ``all``, ``causes``, ``proves``, …) that the evidence does not use.
 - ``axis_forcecheck``: token overlap against the evidence sentence closest to the claim, less 0.25 for
@@ -19,6 +22,10 @@ Evidence-blind baselines (contract §6) never read the evidence; they show what 
 - ``shorter_claim``: prefers the shorter claim (score: minus its word count).
 - ``fewer_force_words``: prefers the claim with fewer force words (score: minus its count of words of
   ``FORCE_WORDS``, the booster list above).
+- ``edit_direction`` (a pair scorer, :data:`PAIR_BASELINES`): reads only the words in which the two
+  claims differ (``lints.changed_runs``) and prefers the claim on the weaker side of that edit: a side
+  whose changed words hold more boosters (``FORCE_WORDS``) less limiters (the hedges and qualifiers
+  above) is the stronger one and scores 0, the other 1; an edit of no known direction ties at 0.5.
 - ``claim_only_classifier`` (``classifier_predictions``): a logistic regression on the two claims'
   words and the words the edit removes and adds, fitted on half the rows to tell ``pair_type``,
   scored on the other half; it gives a pair it calls a contrast ``(1, 0)`` and a control ``(1, 1)``.
@@ -33,12 +40,22 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from eviscope.core.normalize import tokens
+from eviscope.core.normalize import contains, tokens
 from eviscope.suites.forcebench.lints import changed_runs, entities_and_numbers
 
-__all__ = ["BASELINES", "EVIDENCE_BLIND", "FORCE_WORDS", "baseline_predictions", "classifier_predictions"]
+__all__ = [
+    "BASELINES",
+    "EVIDENCE_BLIND",
+    "FORCE_WORDS",
+    "PAIR_BASELINES",
+    "baseline_predictions",
+    "classifier_predictions",
+]
 
 Scorer = Callable[[str, str], float]
+"""A claim's support score from (evidence, claim)."""
+PairScorer = Callable[[str, str, str], tuple[float, float]]
+"""Both claims' scores, (s_safe, s_raised), from (evidence, calibrated claim, raised claim)."""
 
 _BOOSTERS: dict[str, frozenset[str]] = {
     "relation": frozenset(
@@ -197,6 +214,10 @@ def entity_overlap(evidence: str, claim: str) -> float:
     return len(claim_entities & evidence_entities) / len(union) if union else 0.0
 
 
+def copy_detector(evidence: str, claim: str) -> float:
+    return 1.0 if contains(evidence, claim) else 0.5 * token_overlap(evidence, claim)
+
+
 def rule_forcecheck(evidence: str, claim: str) -> float:
     unwarranted = (set(tokens(claim)) & _STRONG) - set(tokens(evidence))
     return max(0.0, token_overlap(evidence, claim) - (0.5 if unwarranted else 0.0))
@@ -235,35 +256,68 @@ def fewer_force_words(evidence: str, claim: str) -> float:
     return -float(sum(word in FORCE_WORDS for word in tokens(claim)))
 
 
+_LIMITER_WORDS = frozenset().union(*_LIMITERS.values()) - {"of", "to", "as", "up"}
+"""Hedges and qualifiers of every axis, less the function words that only mark one in context."""
+
+
+def _strength(words: Sequence[str]) -> int:
+    """Boosters less limiters among ``words``."""
+    lowered = [word for text in words for word in tokens(text)]
+    return sum(w in FORCE_WORDS for w in lowered) - sum(w in _LIMITER_WORDS for w in lowered)
+
+
+def edit_direction(evidence: str, calibrated: str, raised: str) -> tuple[float, float]:
+    edits = changed_runs(calibrated, raised)
+    weak_side = _strength([w for old, _ in edits for w in old])
+    raised_side = _strength([w for _, new in edits for w in new])
+    if weak_side == raised_side:
+        return 0.5, 0.5
+    return (1.0, 0.0) if raised_side > weak_side else (0.0, 1.0)
+
+
 BASELINES: dict[str, Scorer] = {
     "citation_presence": citation_presence,
     "token_overlap": token_overlap,
     "entity_overlap": entity_overlap,
+    "copy_detector": copy_detector,
     "rule_forcecheck": rule_forcecheck,
     "axis_forcecheck": axis_forcecheck,
     "shorter_claim": shorter_claim,
     "fewer_force_words": fewer_force_words,
 }
-"""Every deterministic evaluator by name, in reporting order."""
+"""Every deterministic evaluator that scores one claim at a time, by name, in reporting order."""
 
-EVIDENCE_BLIND: tuple[str, ...] = ("shorter_claim", "fewer_force_words", "claim_only_classifier")
+PAIR_BASELINES: dict[str, PairScorer] = {"edit_direction": edit_direction}
+"""Deterministic evaluators that score the two claims of a pair together, reported after :data:`BASELINES`."""
+
+EVIDENCE_BLIND: tuple[str, ...] = (
+    "shorter_claim",
+    "fewer_force_words",
+    "edit_direction",
+    "claim_only_classifier",
+)
 """The evaluators that never read the evidence."""
 
 
+def _pair_scores(name: str, row: Mapping[str, Any]) -> tuple[float, float]:
+    evidence, calibrated, raised = row["evidence"], row["calibrated_claim"], row["raised_claim"]
+    if name in PAIR_BASELINES:
+        return PAIR_BASELINES[name](evidence, calibrated, raised)
+    return BASELINES[name](evidence, calibrated), BASELINES[name](evidence, raised)
+
+
 def baseline_predictions(
-    rows: Sequence[Mapping[str, Any]], names: Sequence[str] = tuple(BASELINES)
+    rows: Sequence[Mapping[str, Any]], names: Sequence[str] = (*BASELINES, *PAIR_BASELINES)
 ) -> list[dict]:
     """One contract §6 prediction per (row, baseline), with scores given directly and no prompt."""
-    return [
-        {
-            "id": row["id"],
-            "evaluator": f"baseline/{name}",
-            "score_safe": BASELINES[name](row["evidence"], row["calibrated_claim"]),
-            "score_raised": BASELINES[name](row["evidence"], row["raised_claim"]),
-        }
-        for name in names
-        for row in rows
-    ]
+    predictions = []
+    for name in names:
+        for row in rows:
+            safe, raised = _pair_scores(name, row)
+            predictions.append(
+                {"id": row["id"], "evaluator": f"baseline/{name}", "score_safe": safe, "score_raised": raised}
+            )
+    return predictions
 
 
 def _claim_features(row: Mapping[str, Any]) -> str:

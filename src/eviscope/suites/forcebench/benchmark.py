@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from rich.table import Table
 
-from eviscope.core.errors import EviScopeError, os_errors
+from eviscope.core.errors import EviScopeError, os_errors, plain
 from eviscope.core.registry import (
     AnnotationField,
     BrowseFilter,
@@ -21,8 +21,10 @@ from eviscope.core.registry import (
     RunOption,
     Scored,
     SpaceScore,
+    named_rows,
 )
 from eviscope.core.sources import Source
+from eviscope.core.tables import format_value
 from eviscope.suites.forcebench.annotation import (
     ANNOTATION_FIELDS,
     BOUNDARY_TYPES,
@@ -33,6 +35,7 @@ from eviscope.suites.forcebench.annotation import (
     disagreements,
 )
 from eviscope.suites.forcebench.prompts import PROMPT_NAMES
+from eviscope.suites.forcebench.reported import REPORTED
 from eviscope.suites.forcebench.rows import (
     AXES,
     CONFIG,
@@ -135,10 +138,23 @@ class ForceBench:
         evaluator = options.get("evaluator") or f"{Path(model.rstrip('/')).name}/{judge}"
         return ForceBenchTask(judge, evaluator)
 
-    def score(self, config: str, rows: list[dict[str, Any]], predictions: Path, out: Path | None) -> Scored:
+    def score(
+        self,
+        config: str,
+        rows: list[dict[str, Any]],
+        predictions: Path,
+        out: Path | None,
+        *,
+        subset: bool = False,
+        rows_of: Callable[[str], Sequence[Mapping[str, Any]]] | None = None,  # one config: no other to fit
+    ) -> Scored:
         from eviscope.suites.forcebench.scoring import read_predictions, score_predictions
 
-        results = score_predictions(rows, read_predictions(predictions), source=str(predictions))
+        source = plain(str(predictions), None)
+        preds = read_predictions(predictions, source)
+        if subset:
+            rows = named_rows(config, rows, (p.id for p in preds), source)
+        results = score_predictions(rows, preds, source=str(predictions))
         from eviscope.runner.manifest import run_system
 
         written = write_results(results, out, run_system(predictions), config) if out is not None else []
@@ -153,7 +169,7 @@ class ForceBench:
                     else _pooled(results["all_rows"])
                 )
             )
-        return Scored(results, lines, written)
+        return Scored(results, lines, written, rows=rows if subset else None)
 
     def score_command(self, config: str, predictions: Path) -> str:
         return f"eviscope score {predictions} --config {config}"
@@ -195,8 +211,8 @@ def write_results(results: dict[str, Any], out: Path, system: str | None, config
     return [path, *plots]
 
 
-def _fmt(value: float | None, digits: int = 3) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
+def _fmt(value: float | None) -> str:
+    return "–" if value is None else format_value(value)
 
 
 def _pooled(results: Mapping[str, Any]) -> str:
@@ -303,16 +319,32 @@ class ForceBenchSpace:
     )
     lower_is_better = ("MVR", "LPR")
     annotation = ForceBenchAnnotation()
+    reported = REPORTED
+    reference_command = "eviscope forcebench baselines (baseline/{name})"
 
-    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
+    def reference_systems(self, rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """Every deterministic evaluator of :data:`~eviscope.suites.forcebench.baselines.BASELINES`."""
+        from eviscope.suites.forcebench.baselines import BASELINES, baseline_predictions
+
+        return {name: baseline_predictions(rows, [name]) for name in BASELINES}
+
+    def score_upload(
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        path: Path,
+        source: str,
+        config: str | None = None,
+        rows_of: Callable[[str], Sequence[Mapping[str, Any]]] | None = None,  # one config: no other to fit
+    ) -> SpaceScore:
         from eviscope.suites.forcebench.scoring import read_predictions, score_predictions
 
-        preds = read_predictions(path, source=source)
-        result = score_predictions(rows, preds, source=source)
-        return SpaceScore(result, [p.model_dump(exclude_none=True) for p in preds])
+        notes: list[str] = []
+        preds = read_predictions(path, source=source, warn=notes.append)
+        result = score_predictions(rows, preds, source=source, warn=notes.append)
+        return SpaceScore(result, [p.model_dump(exclude_none=True) for p in preds], warnings=notes)
 
     def report(self, meta: dict[str, Any], scored: SpaceScore, out_dir: Path) -> tuple[str, list[Path]]:
-        from eviscope.core.tables import format_value, markdown_table
+        from eviscope.core.tables import markdown_table
         from eviscope.space.safe import markdown_text
         from eviscope.suites.forcebench.plots import axis_heatmap, mvr_fs_plane
 

@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 
-from eviscope.core.plotting import OKABE_ITO, plot_title, png_metadata
+from eviscope.core.plotting import legend_below, plot_title, png_metadata, series_style
 from eviscope.suites.forcebench.rows import AXES
 
 __all__ = ["axis_heatmap", "mvr_fs_plane"]
@@ -23,20 +23,22 @@ def mvr_fs_plane(
 ) -> Path:
     """One point per evaluator at (MVR, FS); lower MVR and higher FS (upper left) are better;
     titled with ``system`` and ``config``."""
-    fig, ax = plt.subplots(figsize=(6, 4.5))
-    for i, (name, result) in enumerate(per_evaluator.items()):
-        ax.scatter(result["mvr"], result["fs"], s=40, color=OKABE_ITO[i % len(OKABE_ITO)])
-        ax.annotate(
-            name.split("/")[-1],
-            (result["mvr"], result["fs"]),
-            textcoords="offset points",
-            xytext=(5, 4),
-            fontsize=8,
-        )
+    # evaluators at the same point share one marker, named together in the legend
+    points: dict[tuple[float, float], list[str]] = {}
+    for name, result in per_evaluator.items():
+        points.setdefault((result["mvr"], result["fs"]), []).append(name.split("/")[-1])
+    fig, ax = plt.subplots()
+    for i, ((mvr, fs), names) in enumerate(points.items()):
+        color, marker, _ = series_style(i)
+        ax.scatter(mvr, fs, s=50, color=color, marker=marker, label="; ".join(names), zorder=3)
     ax.set_xlabel("MVR (monotonicity violation rate, lower is better)")
     ax.set_ylabel("FS (force sensitivity, higher is better)")
     ax.set_xlim(-0.05, 1.05)
+    fs_values = [fs for _, fs in points] or [0.0]
+    ax.set_ylim(max(-1.05, min(0.0, *fs_values) - 0.1), min(1.05, max(0.1, *fs_values) + 0.1))
+    ax.axhline(0, color="0.6", linewidth=0.8)
     ax.grid(alpha=0.3)
+    legend_below(fig, ax, width_inches=7, plot_inches=4.5)
     title = plot_title("MVR–FS plane", system, config)
     ax.set_title(title, fontsize=10)
     fig.tight_layout()

@@ -18,11 +18,11 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
 from importlib import resources
 
+from eviscope.core.untrusted_json import UntrustedJSONError, loads
 from eviscope.suites.forcebench.scoring import PROMPT_LABELS
 
 __all__ = [
@@ -77,13 +77,14 @@ def parse_label(name: str, output: str) -> str | None:
 
     The first JSON object with a string ``label`` wins; failing that, a reply whose only content is
     one allowed label (in any case, quotes or back-ticks) is taken. A label outside the prompt's set
-    is None, and so scores as missing.
+    is None, and so scores as missing. Each candidate is read by
+    :func:`eviscope.core.untrusted_json.loads`: one nested past its depth limit holds no label.
     """
     allowed = set(label_set(name))
     for candidate in _JSON_OBJECT.findall(output):
         try:
-            obj = json.loads(candidate)
-        except json.JSONDecodeError:
+            obj = loads(candidate)
+        except UntrustedJSONError:  # not JSON, or nested past the depth limit: no label here
             continue
         if isinstance(obj, dict) and isinstance(obj.get("label"), str):
             label = obj["label"].strip().lower()

@@ -20,6 +20,7 @@ a missing score is a violation (contrast) or a penalty (control) with margin 0. 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass
@@ -27,9 +28,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pydantic_core
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import ConfigDict, Field, ValidationError, field_validator
 
-from eviscope.core.errors import EviScopeError, brief, plain
+from eviscope.core.errors import EviScopeError, brief, id_text, plain
+from eviscope.core.fields import KnownFields, UnknownFields, Warn, unknown_field_message, warn_user
 from eviscope.core.jsonl import json_line_error, jsonl_lines
 from eviscope.suites.forcebench.rows import AXES, PAIR_TYPES, SEVERITIES, SPLITS
 
@@ -45,6 +47,7 @@ __all__ = [
     "read_predictions",
     "score_predictions",
     "score_units",
+    "stray_labels",
     "summarize",
     "units_from_predictions",
     "validate_predictions",
@@ -93,10 +96,15 @@ MAX_SCORE = 1e12
 """The largest magnitude of a given score, so that margins and their means stay finite."""
 
 
-class ForcePrediction(BaseModel):
-    """One prediction line (contract §6): an evaluator's verdict on both claims of one pair."""
+class ForcePrediction(KnownFields):
+    """One prediction line (contract §6): an evaluator's verdict on both claims of one pair.
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    As for EviScope predictions (:mod:`eviscope.core.fields`), a field outside the schema that is a
+    near miss of a known one the line lacks (``label_raise``, ``evaluators``) is an error naming it;
+    any other is ignored and named in one warning per field.
+    """
+
+    model_config = ConfigDict(frozen=True)  # unknown fields: KnownFields
 
     id: str = Field(min_length=1)
     evaluator: str = Field(min_length=1)
@@ -129,7 +137,7 @@ class ForcePrediction(BaseModel):
             score = label_score(self.prompt, label)
             if score is not None and given is not None and given != score:
                 raise EviScopeError(
-                    f"prediction '{plain(self.id, 60)}' ({plain(self.evaluator, 60)}): "
+                    f"prediction '{id_text(self.id)}' ({plain(self.evaluator, 60)}): "
                     f"score_{which}={given} disagrees with "
                     f"label_{which}={label!r}, which the {self.prompt} prompt maps to {score}"
                 )
@@ -227,7 +235,7 @@ def score_units(units: Sequence[Unit]) -> dict[str, Any]:
 
 def _names(ids: Iterable[str], limit: int = 5) -> str:
     ids = sorted(ids)
-    shown = ", ".join(plain(i, 60) for i in ids[:limit])
+    shown = ", ".join(id_text(i) for i in ids[:limit])
     return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
@@ -244,7 +252,7 @@ def check_rows(rows: Iterable[Mapping[str, Any]], source: str = "rows") -> list[
         if not isinstance(row, Mapping):
             raise EviScopeError(f"{place}: expected a ForceBench row (a dict), got {brief(row)}")
         if isinstance(row.get("id"), str):
-            place += f" (id {plain(row['id'], 60)})"
+            place += f" (id {id_text(row['id'])})"
         for field, allowed in (("id", None), ("axis", AXES), ("severity", SEVERITIES)):
             value = row.get(field)
             if field not in row:
@@ -294,7 +302,7 @@ def units_from_predictions(
         mine = seen.setdefault(pred.evaluator, set())
         if pred.id in mine:
             raise EviScopeError(
-                f"{prefix}duplicate prediction for id '{plain(pred.id, 60)}' from evaluator "
+                f"{prefix}duplicate prediction for id '{id_text(pred.id)}' from evaluator "
                 f"'{plain(pred.evaluator, 60)}'; give one prediction per (id, evaluator)"
             )
         mine.add(pred.id)
@@ -339,18 +347,58 @@ def headline_rows(rows: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, 
     return (evaluation, HEADLINE_SPLIT) if evaluation else (list(rows), "all")
 
 
+MAX_NAMED_LABELS = 5
+"""How many stray label values a warning names before it says how many more there are."""
+
+
+def stray_labels(predictions: Iterable[ForcePrediction]) -> Counter[tuple[str, str]]:
+    """How often each (prompt, label) outside that prompt's label set is given; each scores null.
+
+    >>> stray_labels([ForcePrediction(id="fb-1", evaluator="j", prompt="force_aware",
+    ...                               label_safe="fully_supported", label_raised="force_gap")])
+    Counter({('force_aware', 'fully_supported'): 1})
+    """
+    counts: Counter[tuple[str, str]] = Counter()
+    for pred in predictions:
+        if pred.prompt is None:
+            continue
+        known = PROMPT_LABELS[pred.prompt]
+        for label in (pred.label_safe, pred.label_raised):
+            if label is not None and label not in known:
+                counts[pred.prompt, label] += 1
+    return counts
+
+
+def _warn_stray_labels(predictions: Iterable[ForcePrediction], source: str, warn: Warn | None) -> None:
+    counts = stray_labels(predictions)
+    if not counts:
+        return
+    named = [
+        f"'{plain(label, 40)}' ×{n} ({prompt})" for (prompt, label), n in counts.most_common(MAX_NAMED_LABELS)
+    ]
+    more = len(counts) - MAX_NAMED_LABELS
+    (warn or warn_user)(
+        f"{source}: {counts.total():,} labels are outside their prompt's label set and score null (a "
+        f"violation on a contrast, a penalty on a control): {', '.join(named)}"
+        + (f", … +{more} more values" if more > 0 else "")
+    )
+
+
 def score_predictions(
     rows: Sequence[Mapping[str, Any]],
     predictions: Iterable[ForcePrediction | Mapping[str, Any]],
     source: str | None = None,
+    warn: Warn | None = None,
 ) -> dict[str, Any]:
     """The headline results (:func:`score_units`) on :func:`headline_rows`: what ``eviscope score``,
     the metric module, the Space and the harness tasks report. ``split`` names the rows scored and
     ``set_aside`` counts the predictions on other rows, left out of the headline; ``all_rows`` holds
     the same results over every row when each evaluator scored every row (else None), and is absent
-    when the headline is on every row already. Errors as :func:`units_from_predictions`."""
+    when the headline is on every row already. Errors as :func:`units_from_predictions`; ``warn``
+    (default: an :class:`~eviscope.core.errors.EviScopeWarning`) counts the labels outside their
+    prompt's label set, per value: they score null, as a missing label does (contract §6)."""
     rows = check_rows(rows)
-    predictions = validate_predictions(predictions, source or "predictions")
+    predictions = validate_predictions(predictions, source or "predictions", warn)
     shown, split = headline_rows(rows)
     other = {row["id"] for row in rows} - {row["id"] for row in shown}
     mine = [pred for pred in predictions if pred.id not in other]
@@ -367,6 +415,7 @@ def score_predictions(
         results["all_rows"] = (
             score_units(units_from_predictions(rows, predictions, source)) if everywhere else None
         )
+    _warn_stray_labels(predictions, source or "predictions", warn)
     return results
 
 
@@ -381,6 +430,9 @@ def _parse_error(where: str, item: Any, err: ValidationError) -> EviScopeError:
         if first["type"] in ("model_type", "model_attributes_type", "dict_type"):
             return EviScopeError(f"{where}: not a JSON object, got {brief(item)}")
         return EviScopeError(f"{where}: {plain(first['msg'], 200)}")
+    near_miss = unknown_field_message(first, item)
+    if near_miss is not None:
+        return EviScopeError(f"{where}: {near_miss}")
     field = ".".join(str(p) for p in loc)
     detail = first["msg"] if first["type"] == "missing" else f"{first['msg']}, got {brief(first['input'])}"
     hint = ""
@@ -389,43 +441,62 @@ def _parse_error(where: str, item: Any, err: ValidationError) -> EviScopeError:
     return EviScopeError(f"{where}: field '{plain(field, 60)}': {plain(detail, 200)}{hint}")
 
 
-def _parse(item: Mapping[str, Any], where: str) -> ForcePrediction:
+KNOWN_FIELDS: tuple[str, ...] = tuple(ForcePrediction.model_fields)
+"""The fields of a prediction, as a warning about an unknown one lists them."""
+
+
+def _parse(item: Mapping[str, Any], source: str, index: int, met: UnknownFields) -> ForcePrediction:
+    met.place = f"prediction {index + 1}"
+    where = f"{source} {met.place}"
     try:
-        return ForcePrediction.model_validate(item)
+        return ForcePrediction.model_validate(item, context=met)
     except ValidationError as err:
         raise _parse_error(where, item, err) from None
 
 
 def validate_predictions(
-    predictions: Iterable[ForcePrediction | Mapping[str, Any]], source: str = "predictions"
+    predictions: Iterable[ForcePrediction | Mapping[str, Any]],
+    source: str = "predictions",
+    warn: Warn | None = None,
 ) -> list[ForcePrediction]:
     """Validate contract §6 objects (dicts or :class:`ForcePrediction`) one by one, without the join to
-    rows; a bad one is an :class:`EviScopeError` naming its position and field."""
+    rows; a bad one is an :class:`EviScopeError` naming its position and field, and ``warn`` names
+    each unknown field that is no near miss once (default: an
+    :class:`~eviscope.core.errors.EviScopeWarning`)."""
     if isinstance(predictions, str | bytes | Mapping) or not isinstance(predictions, Iterable):
         raise EviScopeError(
             f"{source}: expected a list of predictions (one dict per (pair, evaluator)), "
             f"got {type(predictions).__name__}"
         )
-    return [
-        item if isinstance(item, ForcePrediction) else _parse(item, f"{source} prediction {index + 1}")
+    met = UnknownFields()
+    validated = [
+        item if isinstance(item, ForcePrediction) else _parse(item, source, index, met)
         for index, item in enumerate(predictions)
     ]
+    met.warn(source, KNOWN_FIELDS, warn)
+    return validated
 
 
-def read_predictions(path: str | Path, source: str | None = None) -> list[ForcePrediction]:
+def read_predictions(
+    path: str | Path, source: str | None = None, warn: Warn | None = None
+) -> list[ForcePrediction]:
     """Read a JSONL file of ForceBench predictions, streamed line by line with the core's bounded
     reader (:func:`eviscope.core.io.bounded_lines`); a bad or over-long line is an error naming the
-    file (``source``, default: the path) and line, ``<file>:<line>``."""
+    file (``source``, default: the path) and line, ``<file>:<line>``. ``warn`` names each unknown
+    field that is no near miss once, as :func:`validate_predictions`."""
     source = source or plain(str(path), None)
     validate = ForcePrediction.__pydantic_validator__.validate_json
     predictions = []
+    met = UnknownFields()
     with closing(jsonl_lines(path, source, place=lambda number: f"{source}:{number}")) as lines:
         for number, line in lines:
+            met.place = f"line {number}"
             try:
-                predictions.append(validate(line))
+                predictions.append(validate(line, context=met))
             except ValidationError as err:
                 first = err.errors(include_url=False)[0]
                 if first["type"] == "json_invalid":
                     raise json_line_error(f"{source}:{number}", line, first["msg"]) from None
                 raise _parse_error(f"{source}:{number}", pydantic_core.from_json(line), err) from None
+    met.warn(source, KNOWN_FIELDS, warn)
     return predictions

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from eviscope.core.errors import EviScopeError
+from eviscope.core.errors import EviScopeError, id_text
 from eviscope.core.sheets import checked_ids, read_sheet_lines
 from eviscope.core.stats import cohen_kappa, stable_hash, text_fingerprint
 from eviscope.suites.forcebench.annotation import cap_axes, locality_filter, stratified_split
@@ -414,7 +414,7 @@ def write_marks(
         for where, row_id, raw in _candidate_lines(path, rows, _MARKS):
             mine = _shown_fingerprint(raw)
             if shown.setdefault(row_id, mine) != mine:
-                raise EviScopeError(f"{where}: id {row_id!r} shows other text than in {sheet_a}")
+                raise EviScopeError(f"{where}: id '{id_text(row_id)}' shows other text than in {sheet_a}")
     reader_a, reader_b, adjudicator = readers
     recorded = read_marks_file(earlier) if earlier is not None else {}
     for row_id, fingerprint in shown.items():

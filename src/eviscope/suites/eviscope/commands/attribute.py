@@ -24,6 +24,8 @@ from rich.progress import (
 from rich.table import Table
 
 from eviscope.commands import add_dataset_argument, add_json_argument, add_subcommand, console
+from eviscope.core.ranges import AT_LEAST_ONE, FINITE_POSITIVE
+from eviscope.core.tables import format_value
 from eviscope.ragonite.attribution import DEFAULT_EPS, DEFAULT_MIN_SAMPLES, DEFAULT_TEMPERATURE
 from eviscope.suites.eviscope.run_attribution import (
     EVALUATION_FILE,
@@ -52,13 +54,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_dataset_argument(parser)
     parser.add_argument("--squad", metavar="PATH",
                         help="a contextualized run's SQuAD copy (default: the one its manifest names)")  # fmt: skip
-    parser.add_argument("--eps", type=float, default=DEFAULT_EPS,
+    parser.add_argument("--eps", type=FINITE_POSITIVE, default=DEFAULT_EPS,
                         help=f"DBSCAN radius, cosine distance (default: {DEFAULT_EPS})")  # fmt: skip
-    parser.add_argument("--min-samples", type=int, default=DEFAULT_MIN_SAMPLES,
+    parser.add_argument("--min-samples", type=AT_LEAST_ONE, default=DEFAULT_MIN_SAMPLES,
                         help=f"DBSCAN core size (default: {DEFAULT_MIN_SAMPLES})")  # fmt: skip
-    parser.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE,
+    parser.add_argument("--temperature", type=FINITE_POSITIVE, default=DEFAULT_TEMPERATURE,
                         help=f"masked-softmax temperature (default: {DEFAULT_TEMPERATURE})")  # fmt: skip
-    parser.add_argument("--repeats", type=int, default=1, metavar="M",
+    parser.add_argument("--repeats", type=AT_LEAST_ONE, default=1, metavar="M",
                         help="generations per counterfactual (default: 1; >1 only differs on sampling backends)")  # fmt: skip
     add_json_argument(parser)
     parser.set_defaults(func=run)
@@ -115,7 +117,7 @@ def _table(report: dict[str, Any]) -> Table:
     for name in slices:
         table.add_column(f"{name} ({evaluation[name]['rows']} rows)", justify="right")
     for method in ("counterfactual", "naive"):
-        cells = [f"{evaluation[s][method]:.3f} ({evaluation[s][f'{method}_hits']})" for s in slices]
+        cells = [f"{format_value(evaluation[s][method])} ({evaluation[s][f'{method}_hits']})" for s in slices]
         table.add_row(method, *cells)
     mcnemar = [evaluation[s]["mcnemar"] for s in slices]
     table.add_row("McNemar b / c", *(f"{m['b']} / {m['c']}" for m in mcnemar), style="dim")

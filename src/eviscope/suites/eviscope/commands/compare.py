@@ -15,6 +15,8 @@ from eviscope.commands import (
     add_subcommand,
     console,
 )
+from eviscope.core.ranges import AT_LEAST_ONE, SEED
+from eviscope.core.tables import format_value
 from eviscope.suites.eviscope.dataset import load_rows
 from eviscope.suites.eviscope.paired import DEFAULT_DRAWS, DEFAULT_SEED, compare
 from eviscope.suites.eviscope.scoring import QUARTET_ABBREVIATIONS, score
@@ -34,8 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("b", type=Path, metavar="B.jsonl", help="predictions of system B")
     add_config_argument(parser)
     add_dataset_argument(parser)
-    parser.add_argument("--draws", type=int, default=DEFAULT_DRAWS, help="bootstrap draws")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="bootstrap seed")
+    parser.add_argument("--draws", type=AT_LEAST_ONE, default=DEFAULT_DRAWS, help="bootstrap draws")
+    parser.add_argument("--seed", type=SEED, default=DEFAULT_SEED, help="bootstrap seed")
     add_json_argument(parser)
     parser.set_defaults(func=run)
 
@@ -64,13 +66,13 @@ def run(args: argparse.Namespace) -> int:
     for r in results:
         table.add_row(
             QUARTET_ABBREVIATIONS[r.metric],
-            f"{r.a:.3f}",
-            f"{r.b_value:.3f}",
-            f"{r.difference:+.3f}",
+            format_value(r.a),
+            format_value(r.b_value),
+            format_value(r.difference, signed=True),
             str(r.b),
             str(r.c),
             f"{r.p_value:.2g}",
-            f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]",
+            f"[{format_value(r.ci_low, signed=True)}, {format_value(r.ci_high, signed=True)}]",
         )
     console().print(table)
     return 0

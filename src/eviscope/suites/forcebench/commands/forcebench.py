@@ -9,7 +9,10 @@ from typing import Any
 
 from eviscope.commands import add_group, add_json_argument, add_subcommand, console
 from eviscope.core.errors import EviScopeError, os_errors
+from eviscope.core.io import write_atomic
 from eviscope.core.layout import DEFAULT_DATASET_DIR, PREDICTIONS_FILE, report_dir, run_dir, split_path
+from eviscope.core.tables import format_value
+from eviscope.core.untrusted_json import dumps
 from eviscope.suites.forcebench.rows import PAIR_TYPES, SPLITS, read_rows
 
 
@@ -29,9 +32,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "baselines",
         help="run and score the deterministic baselines",
         description=(
-            "Run the deterministic baselines (citation presence, token and entity overlap, rule and\n"
-            "axis ForceCheck) over the ForceBench rows: predictions.jsonl in --out, and its report\n"
-            "(results.json, mvr_fs.png, axis_heatmap.png) in --out/report/."
+            "Run the deterministic baselines (citation presence, token and entity overlap, the copy\n"
+            "detector, rule and axis ForceCheck; evidence-blind: shorter claim, fewer force words, edit\n"
+            "direction, the claim-only classifier) over the ForceBench rows: predictions.jsonl in --out,\n"
+            "and its report (results.json, mvr_fs.png, axis_heatmap.png) in --out/report/."
         ),
     )
     _add_rows(baselines)
@@ -212,11 +216,8 @@ def run_baselines(args: argparse.Namespace) -> int:
         tested = [row for row in rows if row["id"] in held]
         results["claim_only_classifier"] = {**fit, **score_units(units_from_predictions(tested, held_out))}
     path = args.out / PREDICTIONS_FILE
-    with os_errors(path, hint="use another --out"):
-        args.out.mkdir(parents=True, exist_ok=True)
-        with path.open("w", encoding="utf-8") as handle:
-            for prediction in predictions:
-                handle.write(json.dumps(prediction) + "\n")
+    with os_errors(path, hint="use another --out"):  # through a fresh temporary file: never a planted link
+        write_atomic(path, "".join(dumps(prediction) + "\n" for prediction in predictions))
     where = "forcebench" if args.split is None else f"forcebench ({args.split} split)"
     written = write_results(results, report_dir(path), "reference baselines", where)
     if args.json:
@@ -228,8 +229,8 @@ def run_baselines(args: argparse.Namespace) -> int:
             fit = results["claim_only_classifier"]
             screen.print(
                 f"claim-only pair_type classifier, {fit['test']} held-out pairs: accuracy "
-                f"{fit['accuracy']:.3f} (chance {fit['chance']:.3f}); MVR {fit['mvr']:.3f} FS {fit['fs']:.3f} "
-                f"LPR {fit['lpr']:.3f} CPA {fit['cpa']:.3f}"
+                f"{format_value(fit['accuracy'])} (chance {format_value(fit['chance'])}); MVR {format_value(fit['mvr'])} FS {format_value(fit['fs'])} "
+                f"LPR {format_value(fit['lpr'])} CPA {format_value(fit['cpa'])}"
             )
         screen.print(f"wrote {path}, " + ", ".join(str(p) for p in written))
     return 0
@@ -259,8 +260,8 @@ def run_agreement(args: argparse.Namespace) -> int:
     else:
         kappa = report["kappa_verdict"]
         print(
-            f"Cohen's kappa of the verdicts: {'n/a' if kappa is None else f'{kappa:.3f}'} over {len(rows)} "
-            f"rows (raw agreement {report['agreement_verdict']:.3f}); {report['to_adjudicate']} rows to "
+            f"Cohen's kappa of the verdicts: {'n/a' if kappa is None else format_value(kappa)} over {len(rows)} "
+            f"rows (raw agreement {format_value(report['agreement_verdict'])}); {report['to_adjudicate']} rows to "
             f"adjudicate in {args.adjudication}"
         )
     return 0

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +12,16 @@ import pyarrow.parquet as pq
 
 from eviscope.core.errors import EviScopeError
 from eviscope.core.layout import split_path
-from eviscope.core.registry import BrowseFilter, Config, Harness, Metric, RunOption, Scored, SpaceScore
+from eviscope.core.registry import (
+    BrowseFilter,
+    Config,
+    Harness,
+    Metric,
+    RunOption,
+    Scored,
+    SpaceScore,
+    named_rows,
+)
 from eviscope.suites.toy.rows import A_VALUES, CONFIG, PAIRS
 from eviscope.suites.toy.scoring import accuracy, read
 from eviscope.suites.toy.task import ToyTask
@@ -26,8 +35,20 @@ class ToySpace:
     leaderboard_columns = ("accuracy",)
     lower_is_better = ()
     annotation = None
+    reported = ()
+    reference_command = ""
 
-    def score_upload(self, rows: Sequence[Mapping[str, Any]], path: Path, source: str) -> SpaceScore:
+    def reference_systems(self, rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        return {}
+
+    def score_upload(
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        path: Path,
+        source: str,
+        config: str | None = None,
+        rows_of: Callable[[str], Sequence[Mapping[str, Any]]] | None = None,  # one config: none to fit
+    ) -> SpaceScore:
         predictions = read(path)
         return SpaceScore(accuracy(rows, predictions), predictions)
 
@@ -84,14 +105,28 @@ class Toy:
     def task(self, options: Mapping[str, Any], model: str) -> ToyTask:
         return ToyTask()
 
-    def score(self, config: str, rows: list[dict[str, Any]], predictions: Path, out: Path | None) -> Scored:
-        result = accuracy(rows, read(predictions))
+    def score(
+        self,
+        config: str,
+        rows: list[dict[str, Any]],
+        predictions: Path,
+        out: Path | None,
+        *,
+        subset: bool = False,
+        rows_of: Callable[[str], Sequence[Mapping[str, Any]]] | None = None,  # one config: none to fit
+    ) -> Scored:
+        preds = read(predictions)
+        if subset:
+            rows = named_rows(config, rows, (p["id"] for p in preds), str(predictions))
+        result = accuracy(rows, preds)
         written = []
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
             written.append(out / "results.json")
             written[0].write_text(json.dumps(result) + "\n", encoding="utf-8")
-        return Scored(result, [f"toy accuracy {result['accuracy']:.3f}"], written)
+        return Scored(
+            result, [f"toy accuracy {result['accuracy']:.3f}"], written, rows=rows if subset else None
+        )
 
     def score_command(self, config: str, predictions: Path) -> str:
         return f"eviscope score {predictions} --config {config}"
