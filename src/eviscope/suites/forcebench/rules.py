@@ -52,7 +52,7 @@ docstring to it:
 | temporal | `current-to-timeless`             | `currently`, `at present`, `presently`, `is/are now` (not `what is now`)                                                                                                                                             | `always`; rejected: `unnatural_raise`                                                           | 1              |
 | numeric  | `approximation-to-exact`          | `about`, `approximately`, `around`, `roughly`, `circa`, `close to`, `(an) estimated`, `some`, `nearly`, `almost` + number                                                                                            | deleted (exact point; `in` before a bare year)                                                  | 1              |
 | numeric  | `bound-to-exact`                  | `more/less/fewer than`, `over`, `under`, `at least`, `at most`, `up to`, `upwards of` + number                                                                                                                       | deleted; rejected: `bound_deletion_only`                                                        | 2              |
-| numeric  | `range-to-endpoint`               | `N to/–M` with N < M (not a year range, a date range or a score, no `from`/`between` just before)                                                                                                                    | `M` (range becomes endpoint)                                                                    | 2              |
+| numeric  | `range-to-endpoint`               | `N to/–M` with N < M (not a year range, a date range or a score, no `from`/`between` just before)                                                                                                                    | `M` (range becomes endpoint); rejected: `range_cut`                                             | 2              |
 
 A limiter right after a negation (`not`, `no`, `never`, `n't`, `without`) is not rewritten.
 """
@@ -902,6 +902,7 @@ RULES: tuple[Rule, ...] = (
         "a range, not a point value",
         veto_before=re.compile(rf"\b(?:between|from|[Bb]etween|[Ff]rom)\b|\b(?:{_MONTHS}) $"),
         accept=lambda m: float(number_key(m.group(1))) < float(number_key(m.group(2))),
+        reject="range_cut",
         licensing=Licensing(same_range, bare_number(endpoint)),
         limiter="`N to/–M` with N < M (not a year range, a date range or a score, no `from`/`between` just before)",
         raised_form="`M` (range becomes endpoint)",
