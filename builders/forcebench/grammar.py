@@ -8,7 +8,7 @@ on made-up sentences):
 
 | flag | what the pattern finds | an annotator's example |
 | --- | --- | --- |
-| `preposition_before_preposition` | the changed words end in a preposition and the next word is another preposition or a verb | "a major contribute to of death" |
+| `preposition_without_object` | the changed words end in a preposition and the next word is another preposition, a verb or a punctuation mark | "a major contribute to of death" |
 | `comparative_before_determiner` | "associated with" + a comparative or participle (more, higher, increased…) right before a determiner, pronoun or preposition | "associated with more the risk" |
 | `verb_for_noun` | a verb marker (causes, increases, contributes to) put where the other claim has a noun | "cause of death" → "contribute to of death" |
 | `quantifier_before_determiner` | a quantifier (some, most, several…) right before a determiner or possessive | "closed most its borders" |
@@ -28,7 +28,7 @@ from eviscope.suites.forcebench.lints import edit_window
 __all__ = ["GRAMMAR_FLAGS", "grammar_flags"]
 
 GRAMMAR_FLAGS = (
-    "preposition_before_preposition",
+    "preposition_without_object",
     "comparative_before_determiner",
     "verb_for_noun",
     "quantifier_before_determiner",
@@ -100,9 +100,9 @@ def _side_flags(text: str, other: str) -> set[str]:
         last.pos_ == "ADP"
         and last.lower_ in ("to", "with", "for", "by", "of")
         and after is not None
-        and (after.pos_ in ("ADP", "AUX") or after.tag_ in ("VBD", "VBZ", "VBP"))
+        and (after.pos_ in ("ADP", "AUX", "PUNCT") or after.tag_ in ("VBD", "VBZ", "VBP"))
     ):
-        flags.add("preposition_before_preposition")
+        flags.add("preposition_without_object")
     words = [t.lower_ for t in inside]
     if (
         "with" in words
