@@ -69,11 +69,11 @@ def test_a_human_claim_that_copies_its_evidence_is_no_pair() -> None:
         "",
         "In schools, wearing masks may reduce how often the virus spreads between pupils.",
         "In schools, wearing masks may reduce how often the virus spreads between pupils.",
-        "Masks may reduce virus transmission in schools and colleges.",
+        "Wearing masks in schools may reduce how often the virus spreads.",
     )
     rows, stats = draft_rows([], units=[copied, own])
     assert [r["calibrated_claim"] for r in rows] == [
-        "Masks may reduce virus transmission in schools and colleges."
+        "Wearing masks in schools may reduce how often the virus spreads."
     ]
     assert sum(stats["contrast/human_claim"]["rejected"]["copies_evidence"].values()) == 1
 
