@@ -19,7 +19,7 @@ from eviscope.builders.eviscope.conflict_lints import (
     conflict_cues_in,
     lint_no_compatible_bound,
 )
-from eviscope.builders.eviscope.windows import window_problem
+from eviscope.builders.eviscope.windows import Around, around, window_problem
 from eviscope.core.normalize import tokens
 from eviscope.core.sentences import sentence_spans
 
@@ -158,6 +158,28 @@ def test_a_window_that_does_not_stand_alone_is_not_cut(text: str, first: int, la
 @pytest.mark.parametrize(("text", "first", "last"), STANDS)
 def test_a_window_that_stands_alone_is_kept(text: str, first: int, last: int) -> None:
     assert _problem(text, first, last) is None
+
+
+def test_a_whole_conflict_passage_keeps_the_whitespace_around_its_sentences() -> None:
+    # SQuAD-shifts ends every paragraph in a newline: a whole conflict passage cut at its last sentence
+    # was one character shorter than the support beside it, in conflicting rows only (a length tell:
+    # the length-gaps tree read it on squadshifts-new-wiki's rows, +5.6 points).
+    from types import SimpleNamespace as NS
+
+    from eviscope.builders.eviscope.windows import conflict_window
+
+    text = "Rome grew. It held 10 forts. Its trade rose in 1210. Ships came often to the port.\n"
+    case = NS(
+        question=NS(question="When did trade rise?", paragraph=0),
+        aliases=("1210",),
+        conflict_text=text.replace("1210", "1204"),
+        conflict_answer="1204",
+        support_span=(29, 52),
+        drops_cue_sentences=False,
+    )
+    squad = NS(name="toy", checksum="toy", paragraphs=[NS(context=text, title="Rome")])
+    window, original = conflict_window(squad, case, 0.0)
+    assert (window, original) == (text.replace("1210", "1204"), text)
 
 
 def test_a_sequence_of_years_ties_the_year_it_counts_from(believability) -> None:
@@ -305,21 +327,23 @@ def test_every_window_of_xl_stands_alone(configs, squad_path: Path) -> None:
     # pronoun or cut referent where it cuts the paragraph's start, and cuts no quotation or list.
     from eviscope.suites.eviscope.squad_source import QUESTION_SOURCES, load_question_source
 
-    by_title: dict[tuple[str, str], list[str]] = {}  # (source, title): the article's paragraphs
+    by_title: dict[
+        tuple[str, str], list[tuple[Around, str]]
+    ] = {}  # (source, title): the article's paragraphs
     for name in sorted(set(configs["eviscope-xl"]["source"])):
         squad = load_question_source(name, str(squad_path) if name == "squad-dev" else None)
-        for paragraph in squad.paragraphs:
-            by_title.setdefault((name, paragraph.title), []).append(paragraph.context)
+        for index, paragraph in enumerate(squad.paragraphs):
+            by_title.setdefault((name, paragraph.title), []).append((around(squad, index), paragraph.context))
     assert set(configs["eviscope-xl"]["source"]) <= set(QUESTION_SOURCES)
     checked = 0
     for row in configs["eviscope-xl"]:
         for document in row["documents"]:
             text = document["text"]
             paragraphs = by_title[(row["source"], document["title"])]  # each source gives its rows' passages
-            if text in paragraphs:
+            if text in [context for _, context in paragraphs]:
                 continue  # a whole paragraph: nothing is cut
             opening = text[slice(*sentence_spans(text)[0])]
-            for context in paragraphs:
+            for article, context in paragraphs:
                 at = context.find(opening)
                 if at >= 0 and not _balanced(context):
                     continue  # the source's own quotation marks do not pair up
@@ -328,7 +352,10 @@ def test_every_window_of_xl_stands_alone(configs, squad_path: Path) -> None:
                 if at > 0:
                     spans = sentence_spans(context)
                     first = next(k for k, (s, _) in enumerate(spans) if s == at)
-                    assert window_problem(context, spans, first, len(spans) - 1) is None, row["id"]
+                    end = at + len(text.rstrip())
+                    last = next((k for k, (s, e) in enumerate(spans) if s < end <= e), len(spans) - 1)
+                    # the window shown, judged in its article as the build judges it (topic words known)
+                    assert window_problem(context, spans, first, last, article) is None, row["id"]
                     checked += 1
     assert checked > 0
 

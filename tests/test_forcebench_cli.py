@@ -34,7 +34,10 @@ def test_baselines_print_json_and_write_predictions_and_plots(dataset: Path, tmp
     assert evaluators == 9  # with the copy detector and edit direction (issue 33)
     assert len(results["evaluators"]) == evaluators
     assert results["n"] == evaluators * len(sample_rows())
-    for png, what in (("mvr_fs.png", "MVR–FS plane"), ("axis_heatmap.png", "MVR per axis")):
+    for png, what in (
+        ("mvr_fs.png", "MVR–FS plane per evaluator"),
+        ("axis_heatmap.png", "MVR per axis and evaluator"),
+    ):
         assert Image.open(out / "report" / png).text["Title"] == f"reference baselines on forcebench: {what}"
     lines = (out / "predictions.jsonl").read_text().splitlines()
     assert len(lines) == results["n"]

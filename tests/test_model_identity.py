@@ -130,3 +130,16 @@ def test_a_model_file_that_is_not_there_is_refused_in_one_line(built_dataset, tm
         f"eviscope run: error: --model-file {tmp_path / 'nothing.gguf'}: no such file or folder\n"
     )
     assert not (tmp_path / "run").exists()
+
+
+def test_the_ids_a_server_lists_are_escaped_as_every_error_quotes_an_id(built_dataset, tmp_path):
+    # a look-alike (Cyrillic о) listed beside the model asked for must not read as that model
+    stub = StubServer(models=[{"id": "sm\u043ellm2"}, {"id": "tab\there"}])
+    argv = ["run", "--backend", "openai", "--base-url", stub.url, "--dataset", str(built_dataset),
+            "--limit", "1", "--max-retries", "0", "--model", "smollm2", "--out", str(tmp_path / "a")]  # fmt: skip
+    with stub.serving():
+        assert main(argv) == 0
+    served = json.loads((tmp_path / "a" / "manifest.json").read_text())["model_identity"]["served"]
+    assert served == {
+        "error": f"{stub.url}/models lists no model smollm2 (it lists sm\\u043ellm2, tab\\there)"
+    }

@@ -53,7 +53,7 @@ def test_the_sheet_is_blind_and_holds_the_edited_sentence() -> None:
 def test_the_sheet_puts_the_whole_article_at_hand(tmp_path: Path) -> None:
     # The reader checks the edit against the article: the edited passage, the article's other dated
     # or numbered sentences (not the support's, not the undated ones) and the whole article.
-    items = conflict_sheet(ROWS, articles=ARTICLES)
+    items = conflict_sheet(ROWS, articles={"squad-dev": ARTICLES})
     item = next(i for i in items if i["id"] == "q2-conflicting")
     assert item["passage"] == "Intro 2. The event number 2 happened in 1952 after long delays. More text."
     assert item["article_sentences"] == [
@@ -61,7 +61,7 @@ def test_the_sheet_puts_the_whole_article_at_hand(tmp_path: Path) -> None:
         (3, "Three bridges were built later."),
         (3, "The mayor of 2 resigned in 1930."),
     ]
-    files = write_sheet(items, tmp_path / "sheet", ARTICLES)
+    files = write_sheet(items, tmp_path / "sheet", {"squad-dev": ARTICLES})
     sheet = files.markdown.read_text()
     assert "- [¶1] The town of 2 was founded in 1890." in sheet
     assert "Nobody came back." not in sheet
@@ -71,7 +71,7 @@ def test_the_sheet_puts_the_whole_article_at_hand(tmp_path: Path) -> None:
         item["fingerprint"] == next(i for i in conflict_sheet(ROWS) if i["id"] == item["id"])["fingerprint"]
     )
     with pytest.raises(
-        EviScopeError, match="row q1-conflicting: article 'Article 1' is not in the SQuAD source"
+        EviScopeError, match="row q1-conflicting: article 'Article 1' is not in the squad-dev source"
     ):
         conflict_sheet(ROWS, articles={})
 

@@ -182,6 +182,22 @@ def test_the_annotate_tab_shows_a_failed_save_as_its_one_line(
     assert progress.startswith("2 of")
 
 
+def test_the_annotate_intro_without_sign_in_speaks_of_the_one_local_sheet(tmp_path: Path) -> None:
+    """Without sign-in the banner says single-user mode, and the Annotate tab said "as the Hugging
+    Face user you signed in as" all the same."""
+    gr = pytest.importorskip(
+        "gradio", reason="gradio is not installed (the Space): pip install -e '.[space]'"
+    )
+    from eviscope.space.leaderboard import LocalResultStore
+    from eviscope.space.ui import LOCAL_USER, build_demo
+
+    store = AnnotationStore(tmp_path / "annotations")
+    demo = build_demo(FakeSource(), LocalResultStore(tmp_path / "results"), store, signin=False)  # type: ignore[arg-type]
+    texts = [b.value for b in demo.blocks.values() if isinstance(b, gr.Markdown) and b.value]
+    (intro,) = [t for t in texts if t.startswith("Blinded double annotation")]
+    assert "signed in as" not in intro and f"`{LOCAL_USER}`" in intro and "single-user" in intro
+
+
 # --- A sheet cut short ------------------------------------------------------------------------------
 
 NOTES = ["plain", "two\nlines, with a comma", 'quoted "word" and é', "emoji 😀 at the end 😀"]

@@ -219,6 +219,8 @@ def test_a_second_signed_in_user_cannot_read_or_overwrite_the_first_ones_sheet(t
     # the agreement view: counts and kappa against an unnamed other, none of Bob's verdicts or notes
     summary, pairs, queue = api["agreement"]("forcebench", alice)
     assert summary.startswith("1 rows annotated by alice; 1 other annotators share rows")
+    # the tables are shown styled (one formatter); their data are what the view holds
+    pairs, queue = getattr(pairs, "data", pairs), getattr(queue, "data", queue)
     assert pairs.values.tolist() == [["annotator 1", 1, 0.0, 1]]
     assert queue.values.tolist() == [[row_id, 1]]
     seen = summary + pairs.to_csv() + queue.to_csv()
@@ -228,6 +230,7 @@ def test_a_second_signed_in_user_cannot_read_or_overwrite_the_first_ones_sheet(t
     # another's sheet that cannot be read (edited by hand) is left out, naming no one to Alice
     (results / "annotations" / "forcebench" / "dave.csv").write_text("id,nonsense\nx,y\n")
     summary, pairs, _ = api["agreement"]("forcebench", alice)
+    pairs = getattr(pairs, "data", pairs)
     assert pairs.values.tolist() == [["annotator 1", 1, 0.0, 1]] and "dave" not in summary
 
 
@@ -368,7 +371,7 @@ def test_the_store_keeps_a_summary_of_each_result_and_reads_predictions_back_to_
     assert "predictions" not in summary and summary["result"]["joint_success"] is not None
     assert len(store.full(summary)["predictions"]) == len(hand_predictions())
     table = api["compare"](CONFIG, "first", "second")  # reads the predictions back from the store
-    assert list(table["metric"]) == ["ERS", "NR", "CS", "QCS"]
+    assert list(getattr(table, "data", table)["metric"]) == ["ERS", "NR", "CS", "QCS"]
 
 
 # --- 5. A malformed stored result -----------------------------------------------------------------

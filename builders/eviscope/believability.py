@@ -3,96 +3,9 @@
 The six lints (:mod:`~eviscope.builders.eviscope.conflict_lints`) read the support and the conflict
 passage; a strict reader reads the rest of the article too, and does not believe an alternative that
 the article contradicts. Each rule here has an id, counted in ``build_report.json``, and its prose
-(:data:`RULES`):
-
-=========================== =============================================================================
-rule                        read as not believable
-=========================== =============================================================================
-``restated_in_article``     the article states the answer again outside the passage, in a sentence on
-                            the same event ("Westinghouse's subsequent licensing of the patent, both in
-                            1888"): any alternative contradicts it
-``date_order_passage``      a year or date that leaves its place among the passage's dates, the ends of
-                            short ranges included ("an epidemic of 1709–13" ends in 1713, so the last
-                            epidemic cannot move from 1720 to 1710)
-``date_span_passage``       a year or date in a passage whose other sentence gives a span of years
-                            beside a year ("He finished a four-year term in three years, graduating
-                            in 1873"): the arithmetic may tie the answer to it
-``date_order_article``      a year or date that crosses a date of a sentence of the article tied to it
-                            (Luther's nuns "April 1523 → 1516", before his 95 Theses of 1517; Kublai
-                            moving his capital "1264 → 1255", before his return of 1260; the Westinghouse
-                            deal "1888 → 1880", before Tesla emigrated in 1884)
-``count_enumerated``        a count that the passage goes on to enumerate ("three grounds. First, …
-                            Second, … Lastly, …"; "three museums. The Sackler Museum …, the
-                            Busch-Reisinger Museum …"): any other count contradicts the list
-``count_ordinal``           a count that an ordinal continues or repeats ("26 seasons … a planned 27th
-                            series"), or an alternative that crosses another ordinal of the passage
-``date_gap_passage``        a year or date that moves far from the passage's nearest dated event
-                            ("Starting in 1894 … Soon after, … the fire of March 1895": not 1887)
-``date_same_year_article``  a year that leaves out a date inside it of a sentence naming a name of the
-                            answer's sentence ("In December 1901, Marconi transmitted …": not 1902)
-``count_order_same_noun``   a count that crosses another number of the passage or of a tied sentence
-                            counting the same thing (a part above its total, a total below its parts),
-                            or leaves one that restates it within a tenth (232 and 235 affiliates)
-``count_part_of_total``     a part or total of an "X of Y" ("39 of the 43 previous MVPs"; "Of Grainger
-                            Town's 450 buildings, 244 are listed", where the article says most are)
-``count_sum_in_passage``    a count that adds up with the passage's other counts (public 540,800 and
-                            private 311,800 against primary 462,000 and secondary 390,000)
-``count_is_label``          a number that names ("what pad": "pad 37", one of "LC-34 and LC-37")
-``person_credited``         a person whom another sentence of the article credits with the facts of the
-                            answer's sentence ("Miller had six total tackles … two forced fumbles"), or
-                            an alternative the article names on those facts in another part
-``count_share_of_whole``    a percentage that another sentence restates within a few points of the same
-                            whole ("61% of GDP" and "now contributes 62% of GDP"), or that the
-                            article's other shares of that whole push past 100% ("80%" beside "22% of
-                            GDP still comes from … agriculture")
-``count_equivalent``        a number the sentence gives again in another form ("96.26% of all households
-                            … (or 300,794,157 Americans …)", "86 km (53 mi)"): any other breaks it
-``date_narrative_slot``     a year or date that leaves its slot in a narrative told in order (the
-                            nearest dated paragraphs before the answer's date nothing after it, those
-                            after nothing before it: Tesla's school to 1873, Graz 1875, Prague 1880,
-                            so his move to Budapest stays after 1880); looser, where paragraphs only
-                            open in order (a look back to 1882 inside one), between their first dates
-                            (Lane and Vail in 1886, so Brown and Peck in late 1886 stay in 1886)
-``date_order_same_verb``    a year or date that crosses a date of a sentence of another paragraph that
-                            tells the same action ("In 1225 both divisions returned" and "In 1226,
-                            immediately after returning from the west": not 1227, nor, since the
-                            attack follows the return, 1224)
-``date_days_apart``         a day that moves away from another day that the article dates within a week
-                            of it ("concluded on 17 February 1546" and his death on 18
-                            February 1546, that same night: not 3 February)
-``restated_anywhere``       the article states the answer's value again anywhere, whatever its words: the
-                            same day and month ("honoured on 18 February" and his death "on 18 February
-                            1546"), the same number or the number at lower precision ("3,792,621" and
-                            "Los Angeles (at 3.7 million people)"), or a total that a count and its
-                            share imply ("245,306 (49.6%) White" for a population of 494,665)
-``count_per_each``          the size of each of a set of units ("each Tumen consisting of 10,000 troops",
-                            "eight electorates with each electorate represented by five"): a unit's
-                            definition or a product with the set fixes it
-``count_complement``        a count whose sentence goes on to the rest of a known whole ("30 US states
-                            have banned …, the others … have not")
-``count_shares_listed``     a percentage whose paragraph lists two or more other shares of the same
-                            people ("61.1% … Christian", "26.7% … Roman Catholics", "Around 20% … no
-                            religion"): the shares must leave room for one another
-``date_duration_tied``      a year or date in a paragraph that states a duration of years ("his
-                            eleven-year military dictatorship", "for 11 years", "ten years later")
-                            that is, within a year, its distance to another year of the paragraph
-                            ("killed in 1988"): the arithmetic fixes July 1977
-``count_of_a_group``        a count of a group the article has named ("all 32 of these astronauts",
-                            "these 12 apostles", "each of the 24"), which a reader counts in the article
-``date_numbered_series``    a year of a numbered event ("Super Bowl XXXVII … in 2003") whose series the
-                            article dates at another number ("Super Bowl XIX in 1985", "Super Bowl 50"
-                            on February 7, 2016): the numbering fixes the year
-``date_close_same_verb``    a year or date that moves away from the date of a sentence that tells the
-                            same action as following or preceding it closely ("In 1225 both divisions
-                            returned" and "In 1226, immediately after returning"; "the following
-                            year", "shortly after"): not 1224
-``date_sequence_tied``      a year whose paragraph counts years on from it ("In 1875, Tesla enrolled …",
-                            "During his third year …") where a tied sentence dates a later event within
-                            that count ("In December 1878, Tesla left Graz")
-``compatible_bound``        an alternative under a one-sided qualifier or an approximation that the answer
-                            still satisfies ("over 800,000" against "over 900,000"; "after 1848" against
-                            "after 1850"; "about 1850" against "about 1848")
-=========================== =============================================================================
+(:data:`RULES`), and one declaration (:mod:`~eviscope.builders.eviscope.rules`): the class of failure it
+guards, its row of the dataset card, the real items a strict read failed that it rejects, and made-up
+items of the same class, which the tests run through it.
 
 *Tied to the answer* are every sentence of the support paragraph, every sentence of the article
 that shares two content words with the answer's sentence ("the governments merged to create the
@@ -129,105 +42,19 @@ from eviscope.builders.eviscope.answer_forms import NUMBER_WORDS, answer_form, n
 from eviscope.builders.eviscope.answer_types import Entity
 from eviscope.builders.eviscope.conflict_lints import compatible_bound
 from eviscope.builders.eviscope.date_forms import ORDINAL_WORDS, date_mentions, parse_date
+from eviscope.builders.eviscope.rules import DECLARED
 from eviscope.core.normalize import QUESTION_WORDS, contains, tokens
 from eviscope.core.sentences import sentence_spans
 from eviscope.suites.eviscope.squad_source import Squad
 
-RULES: dict[str, str] = {
-    "restated_in_article": "the article states the answer again, outside the passage, in a sentence "
-    "on the same event (it holds the answer and shares at least two content words with the "
-    "answer's sentence), so any alternative contradicts it",
-    "date_order_passage": "the alternative year or date leaves its order to a date of the passage, "
-    "the ends of short ranges ('1709–13' ends in 1713) included",
-    "date_span_passage": "another sentence of the passage gives a span of years beside a year (a "
-    "four-year term in three years, graduating in 1873), which the arithmetic may tie to the answer",
-    "date_order_article": "the alternative year or date crosses a date of a sentence of the article "
-    "tied to it (one that names a name of the answer's sentence or of the question, or shares two "
-    "content words with the answer's sentence)",
-    "date_gap_passage": "the alternative year or date moves far from the passage's nearest dated event "
-    "(past twice the answer's gap to it and two years more: 'Starting in 1894 … Soon after, … the fire "
-    "of March 1895' cannot start in 1887)",
-    "date_same_year_article": "a sentence of the article that names a name of the answer's sentence "
-    "(not the article's topic) dates an event inside the answer's year that the alternative leaves out "
-    "('In December 1901, Marconi transmitted …' against Marconi's transmission moved to 1902)",
-    "count_enumerated": "the passage enumerates what the count counts (First… Second… Lastly, or a "
-    "next sentence that names two or more of the things counted), so another count contradicts the list",
-    "count_ordinal": "an ordinal of the passage or of a tied sentence continues or repeats the count "
-    "(26 seasons and a planned 27th series), or the alternative crosses another ordinal of the passage",
-    "count_order_same_noun": "the alternative count crosses another number of the passage or of a "
-    "tied sentence that counts the same thing (a part above its total, a total below its parts), or "
-    "leaves a count of the same thing that restates the answer within a tenth (232 and 235 affiliates)",
-    "count_part_of_total": "the count is the part or the total of an 'X of Y' ('39 of the 43 previous "
-    "MVPs', 'Of Grainger Town's 450 buildings, 244 are listed'), which the passage or the article may "
-    "go on to tell (the MVPs not introduced; 'most are listed')",
-    "count_sum_in_passage": "the count adds up with other counts of the passage (public 540,800 and "
-    "private 311,800 against primary 462,000 and secondary 390,000), so another count breaks the sum",
-    "count_is_label": "the number names rather than counts: the question asks 'what pad' and the "
-    "passage writes 'pad 37', one of a set the article may list ('LC-34 and LC-37')",
-    "person_credited": "another sentence of the article names the answer and tells the facts of the "
-    "answer's sentence ('Miller had six total tackles (five solo), 2½ sacks, and two forced fumbles'), "
-    "or names the alternative on those facts in another part ('Trevathan recovered the fumble')",
-    "count_share_of_whole": "another sentence of the article gives a share of the same whole that restates "
-    "the percentage within a few points ('61% of GDP' and 'now contributes 62% of GDP'), which any "
-    "alternative contradicts, or a share that the alternative, not the answer, would push past 100% "
-    "('80%' beside '22% of GDP still comes from the unreliable agricultural sector')",
-    "count_equivalent": "the answer's sentence gives the number again in another form in a parenthesis "
-    "('96.26% of all households ... (or 300,794,157 Americans ...)', '86 km (53 mi)'), so any other "
-    "number breaks the equivalence",
-    "date_narrative_slot": "the article tells its events in order around the answer (the nearest dated "
-    "paragraphs before it date nothing after the answer, those after it nothing before), and the "
-    "alternative leaves its order to the latest date before or the earliest after (Tesla in Prague in "
-    "January 1880, so his move to Budapest stays after it); looser, where the paragraphs only open in "
-    "order around it (a look back inside one), between their first dates",
-    "date_order_same_verb": "the alternative crosses a date of a sentence of another paragraph that tells "
-    "the same action, a past form of the answer's sentence or the action it follows or precedes ('In 1225 "
-    "both divisions returned' and 'In 1226, immediately after returning from the west')",
-    "date_days_apart": "a sentence of the article dates another day within a week of the answer's day "
-    "('concluded on 17 February 1546' and the death on 18 February 1546): the alternative must keep its "
-    "order to it and stay within twice the answer's gap",
-    "restated_anywhere": "the article states the answer's value again anywhere, whatever its words: the "
-    "same day and month ('18 February' and '18 February 1546'), the same number or the number at lower "
-    "precision ('3,792,621' and '3.7 million'), or a total that a count and its share in the paragraph "
-    "imply ('245,306 (49.6%) White' for 494,665)",
-    "count_per_each": "the count is the size of each of a set of units ('each Tumen consisting of 10,000 "
-    "troops', 'each electorate represented by five representatives'): the unit's definition or a product "
-    "with the set (eight electorates of five, an upper house of 40) fixes it",
-    "count_complement": "the sentence goes on to the rest of a known whole ('30 US states have banned "
-    "corporal punishment, the others have not'), which the reader may count",
-    "count_shares_listed": "the percentage stands in a paragraph that lists two or more other shares of "
-    "the same people ('26.7%' Catholics, 'around 20%' no religion beside '61.1%' Christian): the shares "
-    "must leave room for one another",
-    "date_duration_tied": "the answer's paragraph states a duration of years ('his eleven-year military "
-    "dictatorship', 'for 11 years', 'ten years later') that is, within a year, the distance from the answer "
-    "to another year of the paragraph ('killed in 1988'): the arithmetic fixes the answer",
-    "count_of_a_group": "the count is of a group the article has named or goes on to name ('all 32 of "
-    "these astronauts', 'these 12 apostles', 'each of the 24'), which a reader counts in the article",
-    "date_numbered_series": "the answer dates a numbered event ('Super Bowl XXXVII took place in San Diego "
-    "in 2003') whose series the article dates at another number ('Super Bowl XIX in 1985'): the "
-    "numbering fixes the year",
-    "date_sequence_tied": "the answer's paragraph counts years on from the answer ('In 1875, Tesla enrolled "
-    "…', 'During his third year …') and a sentence tied to it dates a later event within that count and a "
-    "year more ('In December 1878, Tesla left Graz'): the years between are spoken for",
-    "compatible_bound": "the answer stands under a one-sided qualifier ('over 800,000', 'more than 120', "
-    "'after 1848') or an approximation ('about 1850') that the answer still satisfies with the alternative "
-    "in its place, so the two passages do not contradict each other (issue 32's readers)",
-    "date_close_same_verb": "a sentence that tells the same action as the answer's ties it closely to its "
-    "own date ('In 1226, immediately after returning from the west'; 'the following year', 'shortly "
-    "after'): the alternative may not move farther from that date than the answer is",
-}
-"""Every rule of believability against the article: its id and what it rejects."""
-STRICTER_RULES = frozenset(
-    {
-        "date_duration_tied",
-        "count_of_a_group",
-        "date_numbered_series",
-        "date_close_same_verb",
-        "date_sequence_tied",
-    }
-)
-"""The rules that the sixth strict read (``eviscope-xl``, seed 8181) asked for. A config reads them only
-where it declares so (:class:`~eviscope.builders.eviscope.configs.EviScopeConfig`: ``eviscope-xl``
-does), since they would redraw quartets of ``eviscope-v1.1``, whose rows its 40/40 read settled."""
+RULES: dict[str, str] = {rule.name: rule.guards for rule in DECLARED}
+"""Every rule of believability against the article: its id and what it rejects (its declaration,
+:data:`~eviscope.builders.eviscope.rules.DECLARED`)."""
+STRICTER_RULES = frozenset(rule.name for rule in DECLARED if rule.stricter)
+"""The rules that the sixth strict read (``eviscope-xl``, seed 8181) and issue 32's asked for. A config
+reads them only where it declares so (:class:`~eviscope.builders.eviscope.configs.EviScopeConfig`:
+``eviscope-xl`` does), since they would redraw quartets of ``eviscope-v1.1``, whose rows its 40/40 read
+settled."""
 PAPER_RULES = frozenset(RULES) - STRICTER_RULES
 """The rules that ``eviscope-v1.1`` reads (all but :data:`STRICTER_RULES`)."""
 ALL_RULES = frozenset(RULES)

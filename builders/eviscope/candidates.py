@@ -35,8 +35,9 @@ from eviscope.builders.eviscope.eligibility import (
     typed_paragraphs,
 )
 from eviscope.builders.eviscope.retrieval import _RelatedPassages
-from eviscope.builders.eviscope.windows import conflict_window, gap_target
+from eviscope.builders.eviscope.windows import around, conflict_window, gap_target, window_problem
 from eviscope.core.normalize import tokens
+from eviscope.core.sentences import sentence_spans
 from eviscope.suites.eviscope.squad_source import Question, Squad
 
 if TYPE_CHECKING:
@@ -83,6 +84,9 @@ class Candidate:
     (``v1``), whose conflict passage is not this one."""
     support: str = ""
     """The support paragraph's text: no two drawn quartets share it and a gold answer, across sources."""
+    stands_alone: str | None = None
+    """Why the repaired conflict passage, shown whole (``eviscope-v1.1``), does not stand alone in its
+    article (:func:`~eviscope.builders.eviscope.windows.window_problem`), or ``None``."""
 
 
 def find_candidates(
@@ -202,6 +206,11 @@ def _make_candidate(
         unbelievable=unbelievable,
         believable=believable is not None,
         support=paragraph.context,
+    )
+    spans = sentence_spans(candidate.conflict_text)
+    context = around(squad, item.question.paragraph)
+    candidate = replace(
+        candidate, stands_alone=window_problem(candidate.conflict_text, spans, 0, len(spans) - 1, context)
     )
     window = conflict_window(squad, candidate, gap_target(seed, item.question.id))
     return candidate if window is None else replace(candidate, window=window)

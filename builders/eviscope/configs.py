@@ -18,7 +18,9 @@ and redraws the others (the report's ``believability`` counts both); both read S
 GoldP English, SQuAD-shifts New Wikipedia, MLQA English dev), each source read on its own (its
 articles, its related and other-article passages), the draw shared: one hash order over all of them,
 at most 30 quartets per article of a source, and no support paragraph and gold answer, and no
-question, drawn twice across sources; so that paired tests have power where 40 quartets have none.
+question, drawn twice across sources, and no quartet of a source that gives fewer than
+:data:`MIN_SOURCE_QUARTETS` (its rows could not be audited alone); so that paired tests have power
+where 40 quartets have none.
 Every conflict passage has a window that stands alone (or is whole), and the support and a related
 passage each have a copy with a question-irrelevant edit
 (:mod:`~eviscope.builders.eviscope.near_duplicates`, issue 32); from SQuAD dev alone that gives 109
@@ -70,6 +72,17 @@ from eviscope.suites.eviscope.squad_source import DEV, QUESTION_SOURCES, Squad
 from eviscope.suites.eviscope.surface import surface_audit
 
 DEFAULT_SEED = 13
+MIN_SOURCE_QUARTETS = 100
+"""Least quartets a question source must give a config of several sources, else it gives none (the
+report's ``sources_left_out`` says which and how many it would have given). Every source's rows are
+audited alone (:func:`eviscope.suites.eviscope.shortcuts.audit`, held-out half), so that no source is
+a tell: at 100 quartets the held-out half is 50 quartets, 150 rows of more than one document, whose
+majority rate (1/3) a tree matches within about 4 points by chance (binomial standard error 3.8).
+With fewer, a per-source margin says nothing (seed 13: MLQA's 7 held-out quartets, 21 rows, gave
++19.1 points, four rows), and a source that cannot be audited cannot be shown not to be a tell, so it
+is left out rather than reported with a margin that means nothing. TyDi QA GoldP (10 quartets) and
+MLQA (14) fall short: TyDi gives each question only its gold passage, MLQA only the paragraphs with a
+question, so few of their articles have the related passage a quartet needs."""
 
 
 @dataclass(frozen=True)
@@ -214,11 +227,25 @@ def build_eviscope(
             # The legacy construction (v1) draws as before the rules of believability existed.
             pool = own if config.legacy_conflicts else [c for c in own if c.believable]
             skipped: Counter[str] = Counter()
+            if not config.legacy_conflicts and not config.params.balanced:
+                # The paper's layout shows the repaired passage whole: it must stand alone in its article.
+                pool = q.standing_alone(pool, config.params, skipped)
             distractors_rejected: Counter[str] = Counter()
             chosen = q.select(pool, config.params, seed, skipped)
+            given = Counter(c.question.source for c in chosen)
+            left_out = {
+                s: given[s]
+                for s in config.sources
+                if len(config.sources) > 1 and given[s] < MIN_SOURCE_QUARTETS
+            }
+            if left_out:  # drawn again without them: one of theirs may have stood in another's way
+                skipped = Counter()
+                pool = [c for c in pool if c.question.source not in left_out]
+                chosen = q.select(pool, config.params, seed, skipped)
             quartets = q.make_quartets(squads, chosen, seed, distractors_rejected, config.params.balanced)
-            drawn[key] = quartets, skipped, distractors_rejected
-        quartets, skipped, distractors_rejected = drawn[key]
+            drawn[key] = quartets, skipped, distractors_rejected, left_out
+        quartets, skipped, distractors_rejected, left_out = drawn[key]
+        drawn_sources = [source for source in config.sources if source not in left_out]
         rows = [
             row
             for quartet in quartets
@@ -248,6 +275,13 @@ def build_eviscope(
                 source: sum(quartet.candidate.question.source == source for quartet in quartets)
                 for source in config.sources
             },
+            "sources_left_out": {
+                source: {
+                    "quartets": n,
+                    "reason": f"gives {n} quartets, under the {MIN_SOURCE_QUARTETS} a per-source audit needs",
+                }
+                for source, n in left_out.items()
+            },
             "per_article_cap": config.params.per_article_cap,
             "eligible_questions": sum(c.believable for c in own),
             "conflict_passages": "legacy" if config.legacy_conflicts else "repaired",
@@ -270,10 +304,12 @@ def build_eviscope(
             "surface_audit": surface_audit(rows),
             "shortcut_audit_per_source": {
                 source: audit([row for row in rows if row["source"] == source])
-                for source in config.sources
+                for source in drawn_sources
                 if len(config.sources) > 1
             },
         }
+        if not config.legacy_conflicts and not config.params.balanced:
+            report["configs"][name]["standing_alone"] = _standing_alone(own, quartets, config.params, seed)
         if not config.legacy_conflicts:
             previous = q.select(own, config.params, seed)
             report["configs"][name]["believability"] = believability_counts(previous, len(quartets))
@@ -289,9 +325,32 @@ def build_eviscope(
     return report
 
 
+def _standing_alone(
+    own: list[Candidate], quartets: list[q.Quartet], params: q.QuartetParams, seed: int
+) -> dict:
+    """Which quartets the rule that a passage shown whole stands alone (``passage_not_standalone``)
+    replaced in a config of the paper's layout (``eviscope-v1.1``), and by which: the draw without it
+    against the draw with it."""
+    without = q.select([c for c in own if c.believable], params, seed)
+    drawn = {quartet.candidate.question.id for quartet in quartets}
+    return {
+        "reason": q.SKIPPED["passage_not_standalone"],
+        "replaced": [
+            {"source_id": c.question.id, "question": c.question.question, "problem": c.stands_alone}
+            for c in without
+            if c.question.id not in drawn
+        ],
+        "drawn_instead": [
+            {"source_id": quartet.candidate.question.id, "question": quartet.candidate.question.question}
+            for quartet in quartets
+            if quartet.candidate.question.id not in {c.question.id for c in without}
+        ],
+    }
+
+
 def _source_report(pools: _SourcePools) -> dict:
-    """A question source's origin, licence and how many of its questions are eligible (under the first
-    construction it was read with)."""
+    """A question source's origin, licence, how many of its questions are eligible and why the others
+    are not (under the first construction it was read with)."""
     first = next(iter(pools.pools.values()))
     return {
         "origin": pools.squad.origin,
@@ -299,6 +358,7 @@ def _source_report(pools: _SourcePools) -> dict:
         "license": pools.squad.license,
         "questions_scanned": len(pools.squad.questions),
         "eligible_questions": sum(c.believable for c in first),
+        "rejected": dict(sorted((str(reason), n) for reason, n in pools.rejected.items())),
     }
 
 

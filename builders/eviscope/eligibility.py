@@ -30,7 +30,7 @@ from eviscope.suites.eviscope.squad_source import DEV, Question, Squad
 REJECTIONS: dict[str, str] = {
     "empty_answer": "answer is empty after normalization",
     "no_shared_core": "aliases do not share one core answer",
-    "not_typed": "a source only eviscope-xl reads, and its article has fewer than three paragraphs or no "
+    "not_typed": "a source only eviscope-xl reads, and its article has fewer than two paragraphs or no "
     "question whose core has a plain form stated once, so spaCy does not type it",
     "core_not_stated_once": "core answer is not stated exactly once",
     "type_not_confident": "answer type cannot be told confidently: {0}",
@@ -355,9 +355,11 @@ def _date_context_problem(context: str, start: int, end: int) -> str | None:
     return None
 
 
-DRAWABLE_ARTICLE = 3
-"""Paragraphs an article needs for a quartet of ``eviscope-xl``: the support and two other same-article
-passages (:attr:`~eviscope.builders.eviscope.candidates.Candidate.balanced_related`)."""
+DRAWABLE_ARTICLE = 2
+"""Paragraphs an article needs for a quartet of ``eviscope-xl``: the support and a related passage, whose
+copy with a question-irrelevant edit its ``insufficient`` row shows beside it
+(:mod:`~eviscope.builders.eviscope.near_duplicates`). (It was three while that row showed two other
+same-article passages; at three, TyDi QA, whose articles are mostly the one gold passage, gave none.)"""
 
 
 def typed_paragraphs(squad: Squad) -> frozenset[int] | None:

@@ -214,7 +214,9 @@ def irrelevant_copy(
             if checker.problem(Answer(paragraph, start, old, candidate.type, question), new, rules):
                 continue
             edited = text[:start] + new + text[start + len(old) :]
-            hold = [start] if avoid is None else [start, avoid[0]]
+            # The answer's offset in the edited text: an edit before it moves it by the change in length.
+            moved = len(new) - len(old) if avoid is not None and start < avoid[0] else 0
+            hold = [start] if avoid is None else [start, avoid[0] + moved]
             for s, e in _windows(edited, hold, len(text), gap):
                 window, original = edited[s:e], text[s : e - len(new) + len(old)]
                 case = ConflictCase(question, (old,), original, original, window, new)

@@ -105,6 +105,11 @@ SKIPPED: dict[str, str] = {
         "a balanced config shows a window of the conflict passage, and no window of whole sentences "
         "holding the edited sentence reads as a whole and passes the six lints"
     ),
+    "passage_not_standalone": (
+        "the paper's layout (v1.1) shows the repaired conflict passage whole, and it does not stand alone in "
+        "its article: it opens on a connective, a pronoun or a definite description whose referent the "
+        "previous paragraph holds, or ends on a colon or a list's lead-in (window_problem)"
+    ),
     "no_irrelevant_edit": (
         "a balanced config shows a copy of the support and of a related passage with a value that does "
         "not answer the question changed, and no such edit of the answer's kind passes the lints, the "
@@ -181,6 +186,18 @@ def select(
         f"only {len(chosen)} of {params.n_quartets} quartets can be drawn with at most "
         f"{params.per_article_cap} per article from {len(candidates)} eligible questions"
     )
+
+
+def standing_alone(
+    candidates: list[Candidate], params: QuartetParams, skipped: Counter[str]
+) -> list[Candidate]:
+    """``candidates`` less those whose repaired conflict passage, shown whole, does not stand alone
+    (:attr:`Candidate.stands_alone`), counted in ``skipped`` among those :func:`select` would consider."""
+    considered = [
+        c for c in candidates if not params.first_release or (not c.drops_cue_sentences and c.type != "date")
+    ]
+    skipped["passage_not_standalone"] += sum(c.stands_alone is not None for c in considered)
+    return [c for c in candidates if c.stands_alone is None]
 
 
 def make_quartets(

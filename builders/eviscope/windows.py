@@ -6,10 +6,15 @@ the same gap, so that neither lengths nor length gaps tell the variants apart
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
+from eviscope.builders.eviscope.answer_types import ENTITY_MODEL
 from eviscope.builders.eviscope.conflict_lints import (
     ConflictCase,
     run_lints,
@@ -27,14 +32,24 @@ if TYPE_CHECKING:
 
 _CONNECTIVE = re.compile(
     r"^[\"'“‘(]?(?:Besides|However|Finally|Further|Furthermore|Afterwards?|Subsequently|Indeed|Notably|"
-    r"Nonetheless|Also|Thus|In addition|After (?:this|that)|At that time|By then|Until then|Since then|"
-    r"Even so|In the end|Ultimately|Overall|Here|There(?:after|fore|by)|Other|Such|Similar|Each|Both)\b"
-    r"|^[\"'“‘(]?(?:He|She|It|They|We|This|These|Those|That|Its|Their|His|Her|Them|Him)\b"
+    r"Nonetheless|Nevertheless|Also|Thus|Therefore|Hence|Consequently|Accordingly|Instead|Still|Yet|But|And|"
+    r"Nor|Moreover|Meanwhile|Then|Later|Again|Otherwise|Conversely|Similarly|Likewise|Another|Others|"
+    r"In addition|Additionally|As a result|As such|In turn|By contrast|In contrast|On the other hand|"
+    r"For this reason|Despite this|After (?:this|that)|At that time|By then|Until then|Since then|Even so|"
+    r"In the end|Ultimately|Overall|Here|There(?:after|fore|by)|Other|Such|Similar|Each|Both|"
+    r"The (?:latter|former|same|couple|pair|two|three|rest|remainder))\b"
+    r"(?!\s+(?:of|to|as|than)\b)(?!\s+(?:[a-z]+\s+)?(?:year|day|week|month|season|summer|winter|spring|autumn|time)s?\b)"
 )
-"""A window's first sentence that leans on the cut sentences before it (besides :data:`_POINTS_BACK`): a
-connective ("Besides, … there are also:", "However", "In addition") or a pronoun or demonstrative
-opening it."""
-_DEFINITE = re.compile(r"\b[Tt]he\s+([a-z][a-z-]{2,})(?:\s+([a-z][a-z-]{2,}))?")
+"""A passage's first sentence that opens on a connective that leans on the text before it ("Besides, …
+there are also:", "However", "In addition", "Other sports clubs include"), not on its prepositional use
+that names what it leans on ("As a result of the earthquake", "In addition to the territories", "Each
+year", "Each sitting day")."""
+_PRONOUN = re.compile(
+    r"^(?:\W*\w+\b){0,5}?\W*\b(?P<pronoun>[Hh]e|[Ss]he|[Hh]im|[Hh]is|[Hh]er|[Tt]hey|[Tt]hem|[Tt]heir|[Ii]ts?|[Tt]his|"
+    r"[Tt]hese|[Tt]hose|[Ss]uch)\b(?!\s+as\b)"
+)
+"""A pronoun or demonstrative among a sentence's first six words ("In 1187, he launched", "Their local
+rivals"), whose referent :func:`needs_referent` looks for in the sentence."""
 _NEEDS_EVENT = frozenset(
     [
         "perpetrators",
@@ -65,8 +80,170 @@ _ENUMERATION = re.compile(
 """A sentence that opens an item of an enumeration ("First, …", "Lastly, …", "(2) …")."""
 
 
+_LEAD_IN = re.compile(
+    r"(?:\bthe following|\bas follows|\bnamely|\bsuch as|\bincluding|\binclude|\bincludes)\W*$"
+)
+"""A passage's last words that announce what comes next ("… include:", "the following"), as a colon does."""
+_DEMONSTRATIVES = frozenset({"the", "this", "these", "those", "that"})
+TOPIC_SHARE = 0.15
+"""A word in at least this share of an article's paragraphs is its topic ("the city" in Istanbul, "the
+town" in Plymouth, "the show" in Doctor Who): a definite description of it refers to the article's
+subject, which the document's title names, not to a sentence the passage cut."""
+PREFIX = 5
+"""A noun is named before where a word with its first this many letters is ("blocked … the blockages")."""
+COMMON_SHARE = 0.08
+"""A word in at least this share of a source's paragraphs is common ("the year", "the world", "the
+city"): a definite description of it is understood without a referent in the text."""
+
+
+@dataclass(frozen=True)
+class Around:
+    """What the article says around a paragraph, for :func:`window_problem`: ``before``, its previous
+    paragraph (empty for the article's first), ``after``, the first sentence of the next one, and
+    ``known``, the stems of the words a reader resolves without the text cut before a passage: the
+    title's, the article's topic words (:data:`TOPIC_SHARE`) and the source's common ones
+    (:data:`COMMON_SHARE`)."""
+
+    before: str = ""
+    after: str = ""
+    known: frozenset[str] = frozenset()
+
+
+def around(squad: Squad, paragraph: int) -> Around:
+    """The :class:`Around` of ``squad``'s paragraph ``paragraph``, within its article (kept per source)."""
+    key = (squad.name, squad.checksum, paragraph)
+    if key not in _AROUND:
+        paragraphs = squad.paragraphs
+        title = paragraphs[paragraph].title
+        same = [
+            i
+            for i in (paragraph - 1, paragraph + 1)
+            if 0 <= i < len(paragraphs) and paragraphs[i].title == title
+        ]
+        before = paragraphs[paragraph - 1].context if paragraph - 1 in same else ""
+        following = paragraphs[paragraph + 1].context if paragraph + 1 in same else ""
+        after = following[slice(*sentence_spans(following)[0])] if following.strip() else ""
+        _AROUND[key] = Around(before, after, _article_topic(squad, title) | _common(squad))
+    return _AROUND[key]
+
+
+_AROUND: dict[tuple[str, str, int], Around] = {}
+_TOPICS: dict[tuple[str, str, str], frozenset[str]] = {}
+
+
+def _shared(texts: list[str], share: float) -> frozenset[str]:
+    """The stems of the words in at least ``share`` of ``texts``."""
+    counts = Counter(w for text in texts for w in {_stem(w) for w in tokens(text)})
+    return frozenset(w for w, k in counts.items() if k >= share * len(texts))
+
+
+def _article_topic(squad: Squad, title: str) -> frozenset[str]:
+    """The stems of ``title`` and of the words in :data:`TOPIC_SHARE` of its article's paragraphs."""
+    key = (squad.name, squad.checksum, title)
+    if key not in _TOPICS:
+        topic = _shared([p.context for p in squad.paragraphs if p.title == title], TOPIC_SHARE)
+        _TOPICS[key] = topic | {_stem(w) for w in tokens(title.replace("_", " "))}
+    return _TOPICS[key]
+
+
+def _common(squad: Squad) -> frozenset[str]:
+    """The stems of the words in :data:`COMMON_SHARE` of ``squad``'s paragraphs."""
+    key = (squad.name, squad.checksum, "")
+    if key not in _TOPICS:
+        _TOPICS[key] = _shared([p.context for p in squad.paragraphs], COMMON_SHARE)
+    return _TOPICS[key]
+
+
 def _stem(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+@cache
+def _parser():  # spaCy's Language, imported on first use
+    """spaCy's tagger and parser (:data:`~eviscope.builders.eviscope.answer_types.ENTITY_MODEL`)."""
+    return importlib.import_module(ENTITY_MODEL).load(exclude=["ner", "lemmatizer"])
+
+
+@lru_cache(maxsize=65536)
+def _parse(sentence: str):  # spaCy's Doc
+    return _parser()(sentence)
+
+
+def definite_heads(sentence: str) -> tuple[tuple[int, str], ...]:
+    """``(offset, noun)`` of every bare definite description of ``sentence``: "the" or a demonstrative
+    and a common noun with nothing that says which thing it is (spaCy's parse: no adjective, name,
+    number or compound before it, no "of …", "for …", relative clause or apposition after it), which
+    needs a referent ("took the mausoleum", "recorded the name", "participated in the coup").
+
+    >>> definite_heads("In 1939 soldiers took the mausoleum from the Lord's Enclosure to the largest city.")
+    ((22, 'mausoleum'),)
+    >>> definite_heads("Krapf recorded the name as Kenia, the name of the country, in the year 1849.")
+    ((15, 'name'), (46, 'country'))
+    """
+    found = []
+    for token in _parse(sentence):
+        head = token.head
+        if (
+            token.dep_ == "det"
+            and token.lower_ in _DEMONSTRATIVES
+            and head.pos_ == "NOUN"
+            and head.dep_ != "compound"
+            and head.i == token.i + 1
+            and [c.i for c in head.children] == [token.i]
+        ):
+            found.append((token.idx, head.lower_))
+    return tuple(found)
+
+
+def needs_referent(sentence: str) -> bool:
+    """``sentence`` opens on a pronoun or demonstrative (:data:`_PRONOUN`) whose referent it does not
+    name: no name or subject before it ("Warsaw, especially its city centre", "BSkyB launched its"), it
+    is no cataphora (an opening phrase before the subject it refers to: "Since its invention in 1269,
+    the 'Phags-pa script") and no expletive "it" ("It is estimated that", "it was said … that").
+
+    >>> needs_referent("Their local rivals, Polonia Warsaw, have fewer supporters."), needs_referent("In 1928, Tesla received his last patent.")
+    (True, False)
+    >>> needs_referent("Under its new owner, The Sunday Times notched up several firsts."), needs_referent("It is estimated that 60% will.")
+    (False, False)
+    """
+    match = _PRONOUN.match(sentence)
+    if not match:
+        return False
+    doc = _parse(sentence)
+    pronoun = next((t for t in doc if t.idx == match.start("pronoun")), None)
+    if pronoun is None:  # the parse splits the words otherwise: the pronoun stands as the regex found it
+        return True
+    before = doc[: pronoun.i]
+    if any(t.pos_ == "PROPN" or t.dep_ in {"nsubj", "nsubjpass"} for t in before):
+        return False
+    if pronoun.dep_ == "expl" or (
+        pronoun.lower_ == "it"
+        and pronoun.dep_ in {"nsubj", "nsubjpass"}
+        and any(c.dep_ in {"ccomp", "xcomp", "csubj"} for c in pronoun.head.children)
+    ):
+        return False
+    subject = next((t for t in doc if t.dep_ in {"nsubj", "nsubjpass"} and t.i > pronoun.i), None)
+    comma = next((t.i for t in doc if t.text == "," and t.i > pronoun.i), None)
+    return not (
+        comma is not None and subject is not None and subject.i > comma and subject.pos_ in {"PROPN", "NOUN"}
+    )
+
+
+def _cut_referent(opening: str, cut: str, known: frozenset[str]) -> bool:
+    """``opening`` (the passage's first sentence) names a bare definite description
+    (:func:`definite_heads`) whose noun it has not named before but the text cut before it has
+    (``cut``: the sentences dropped and the article's previous paragraph), a noun that a reader does
+    not resolve without that text (not in ``known``: :class:`Around`); or one that always refers back
+    (:data:`_NEEDS_EVENT`)."""
+    words = re.findall(r"(?i)\b(?:the|this|these|those|that)\s+((?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*)", opening)
+    gone = {_stem(w) for w in tokens(cut)} - STOPWORDS - known
+    if not any(_stem(w) in gone or w in _NEEDS_EVENT for run in words for w in run.lower().split()):
+        return False  # no word of a description was cut: the parse is not needed
+    for offset, noun in definite_heads(opening):
+        shown = {_stem(w)[:PREFIX] for w in tokens(opening[:offset])}  # "blocked" names "the blockages"
+        if noun in _NEEDS_EVENT or (_stem(noun) in gone and _stem(noun)[:PREFIX] not in shown):
+            return True
+    return False
 
 
 def _inside_quotation(text: str, at: int) -> bool:
@@ -76,14 +253,19 @@ def _inside_quotation(text: str, at: int) -> bool:
     return before.count('"') % 2 == 1 or before.count("“") > before.count("”")
 
 
-def window_problem(text: str, spans: list[tuple[int, int]], first: int, last: int) -> str | None:
-    """Why the run of sentences ``spans[first : last + 1]`` of ``text`` does not stand alone, or ``None``.
+def window_problem(
+    text: str, spans: list[tuple[int, int]], first: int, last: int, context: Around | None = None
+) -> str | None:
+    """Why the passage ``spans[first : last + 1]`` of paragraph ``text`` does not stand alone, or ``None``.
 
-    Its first sentence, where a sentence before it is cut, opens on no connective, pronoun or
-    demonstrative (:data:`_POINTS_BACK`, :data:`_CONNECTIVE`), and names no definite description ("the
-    massacre", "the perpetrators") whose head the window has not named but the cut part has, or that
-    always refers back (:data:`_NEEDS_EVENT`); no cut falls inside a quotation; the window neither ends
-    on a sentence that announces a list (``:``) nor cuts an enumeration (:data:`_ENUMERATION`).
+    Its first sentence, where a sentence before it is cut or, with ``context``, where the article has a
+    paragraph before it, opens on no connective, pronoun or demonstrative (:data:`_POINTS_BACK`,
+    :data:`_CONNECTIVE`) and on no item of an enumeration, and names no definite description ("the
+    massacre", "the perpetrators", "the mausoleum") whose referent the cut text names
+    (:func:`_cut_referent`); no cut falls inside a quotation; the passage neither ends on a sentence
+    that announces what follows (a colon, "include", "the following") nor cuts an enumeration
+    (:data:`_ENUMERATION`, in the next sentence or, with ``context``, the next paragraph). With
+    ``context`` the whole paragraph is read too: a passage shown whole stands alone by the same rules.
 
     >>> text = "In 1572 the massacre began. An amnesty granted in 1574 pardoned the perpetrators. It held."
     >>> spans = sentence_spans(text)
@@ -94,25 +276,32 @@ def window_problem(text: str, spans: list[tuple[int, int]], first: int, last: in
     >>> text = 'He said "We won. We will win in 1920." Then he left.'
     >>> window_problem(text, sentence_spans(text), 0, 0)
     'cuts_quotation'
+    >>> text = "In 1939 soldiers took the mausoleum to Gansu. It came back in 1954."
+    >>> before = "Genghis Khan was buried in secret. The Genghis Khan Mausoleum is his memorial."
+    >>> window_problem(text, sentence_spans(text), 0, 1), window_problem(text, sentence_spans(text), 0, 1, Around(before))
+    (None, 'cut_referent')
+    >>> text = "The symbol dates from 1390. In 1653 the poet asks the question:"
+    >>> window_problem(text, sentence_spans(text), 0, 1, Around())
+    'cuts_list'
     """
+    context = context or Around()
     start, end = spans[first][0], spans[last][1]
     opening = text[start : spans[first][1]]
-    if _inside_quotation(text, start) or _inside_quotation(text, end):
+    if _inside_quotation(text, start) or (end < len(text.rstrip()) and _inside_quotation(text, end)):
         return "cuts_quotation"
-    if first:
-        if _POINTS_BACK.match(opening) or _CONNECTIVE.match(opening):
+    cut = f"{context.before}\n{text[:start]}"
+    if first or context.before.strip():
+        if _CONNECTIVE.match(opening) or needs_referent(opening):
             return "opens_on_connective"
-        cut = {_stem(w) for w in tokens(text[:start])} - STOPWORDS
-        for match in _DEFINITE.finditer(opening):
-            said = {_stem(w) for w in tokens(opening[: match.start()])}
-            heads = [w for w in match.groups() if w and w not in STOPWORDS]
-            if any(h in _NEEDS_EVENT or (_stem(h) in cut and _stem(h) not in said) for h in heads[:1]):
-                return "cut_referent"
-        if _ENUMERATION.match(opening) or text[: spans[first - 1][1]].rstrip("”\"' )").endswith(":"):
+        if _cut_referent(opening, cut, context.known):
+            return "cut_referent"
+        if _ENUMERATION.match(opening) or text[:start].rstrip().rstrip("”\"' )").endswith(":"):
             return "cuts_list"
-    if text[start:end].rstrip("”\"' )").endswith(":"):
+    shown = text[start:end].rstrip().rstrip("”\"' )")
+    if shown.endswith(":") or _LEAD_IN.search(shown):
         return "cuts_list"
-    if last + 1 < len(spans) and _ENUMERATION.match(text[spans[last + 1][0] : spans[last + 1][1]]):
+    following = text[spans[last + 1][0] : spans[last + 1][1]] if last + 1 < len(spans) else context.after
+    if following and _ENUMERATION.match(following):
         return "cuts_list"
     return None
 
@@ -143,7 +332,8 @@ def _gap(a: int, b: int) -> float:
 def conflict_window(squad: Squad, candidate: Candidate, gap: float) -> tuple[str, str] | None:
     """The run of whole sentences of the repaired conflict passage, holding the edited sentence, whose
     length gap to the support is nearest ``gap``, and the same run of the support: a window that stands
-    alone (:func:`window_problem`), else the whole passage; ``None`` where none passes the lints.
+    alone in its article (:func:`window_problem` with :func:`around`), else the whole passage where it
+    stands alone; ``None`` where none stands alone and passes the lints.
 
     A window drops sentences after the edited one freely; it drops sentences before it only where the
     first kept sentence does not point back (:data:`_POINTS_BACK`) and no kept sentence names what only
@@ -151,7 +341,7 @@ def conflict_window(squad: Squad, candidate: Candidate, gap: float) -> tuple[str
 
     >>> from types import SimpleNamespace as NS
     >>> text = "Rome grew. It held 10 forts. Its trade rose in 1210. Ships came often to the port."
-    >>> squad = NS(paragraphs=[NS(context=text)])
+    >>> squad = NS(name="made-up", checksum="", paragraphs=[NS(title="Rome", context=text)])
     >>> case = NS(question=NS(question="When did trade rise?", paragraph=0), aliases=("1210",),
     ...           conflict_text=text.replace("1210", "1204"), conflict_answer="1204",
     ...           support_span=(29, 52), drops_cue_sentences=False)
@@ -168,6 +358,7 @@ def conflict_window(squad: Squad, candidate: Candidate, gap: float) -> tuple[str
     if old is None:
         return None
     edited = next(i for i, (s, e) in enumerate(spans) if s <= at < e)
+    context = around(squad, candidate.question.paragraph)
     options: list[tuple[float, int, int]] = []
     for first in range(edited + 1):
         kept = text[spans[first][0] :]
@@ -176,13 +367,22 @@ def conflict_window(squad: Squad, candidate: Candidate, gap: float) -> tuple[str
         if first and (_POINTS_BACK.match(kept) or any(_occurrences(kept, n) for n in names)):
             continue
         for last in range(edited, len(spans)):
-            if (first, last) != (0, len(spans) - 1) and window_problem(text, spans, first, last) is None:
+            if (first, last) != (0, len(spans) - 1) and window_problem(
+                text, spans, first, last, context
+            ) is None:
                 length = spans[last][1] - spans[first][0]
                 options.append((abs(_gap(len(support), length) - gap), first, last))
-    # Where no shorter window stands alone, the whole passage; first where the gap asked is a whole one's.
-    whole = [(0.0, 0, len(spans) - 1)]
+    # Where no shorter window stands alone, the whole passage (where it stands alone); first where the gap
+    # asked is a whole one's.
+    whole = (
+        [(0.0, 0, len(spans) - 1)] if window_problem(text, spans, 0, len(spans) - 1, context) is None else []
+    )
     for _, first, last in whole + sorted(options) if gap <= WHOLE_GAP else [*sorted(options), *whole]:
-        start, end = spans[first][0], spans[last][1]
+        # The whole passage keeps the whitespace around its sentences, as the support shown beside it
+        # does (SQuAD-shifts ends every paragraph in a newline: a conflict passage one character
+        # shorter than its support was a length tell of the conflicting row).
+        whole_text = (first, last) == (0, len(spans) - 1)
+        start, end = (0, len(text)) if whole_text else (spans[first][0], spans[last][1])
         window = text[start:end]
         original = text[start:at] + old + text[at + len(new) : end]
         case = ConflictCase(

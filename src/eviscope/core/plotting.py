@@ -49,17 +49,27 @@ def series_style(i: int) -> tuple[str, str, str]:
     return OKABE_ITO[i % 8], MARKERS[i // 8 % 8], HATCHES[i // 8 % 8]
 
 
-def legend_below(fig: Any, ax: Any, width_inches: float, plot_inches: float) -> None:
+def legend_below(
+    fig: Any, ax: Any, width_inches: float, plot_inches: float, title: str | None = None
+) -> None:
     """Size ``fig`` to a plot of ``plot_inches`` with the legend of ``ax`` in one column under it,
     each label wrapped to the figure's width, so that no label is cut, squeezes the plot or prints
-    over the data (a long system name placed beside a point did all three)."""
+    over the data (a long system name placed beside a point did all three); ``title`` heads the
+    legend with what its labels name (``system``, ``evaluator``)."""
     handles, labels = ax.get_legend_handles_labels()
     wrapped = ["\n".join(textwrap.wrap(label, int(width_inches * 13))) for label in labels]
-    lines = sum(label.count("\n") + 1 for label in wrapped)
+    lines = sum(label.count("\n") + 1 for label in wrapped) + (title is not None)
     fig.set_size_inches(width_inches, plot_inches + LEGEND_LINE_INCHES * lines + 0.3)
     if handles:
         ax.legend(
-            handles, wrapped, loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=8, frameon=False
+            handles,
+            wrapped,
+            title=title,
+            title_fontsize=8,
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.16),
+            fontsize=8,
+            frameon=False,
         )
 
 

@@ -4,7 +4,9 @@ can score (and compare, export, submit) what a harness generated.
 An lm-eval ``--log_samples`` file (``samples_<task>_<time>.jsonl``) holds, per request, the row (``doc``)
 and the reply (``filtered_resps``); an inspect-ai log (``.eval``) holds, per sample, the row's scored
 fields (``metadata``) and the reply (``output.completion``). Each reply is read again by the suite's
-parser, independently of what the harness aggregated.
+parser, independently of what the harness aggregated; a reply whose object holds a near miss of a
+prediction field (``citation`` for ``citations``) is an error naming the log, the row and the field,
+as ``eviscope score`` names one in a predictions file.
 """
 
 from __future__ import annotations
@@ -63,7 +65,18 @@ def predictions_from_samples(
     """(benchmark, its predictions) of lm-eval logged samples, in row order."""
     samples = sorted(samples, key=lambda s: s["doc_id"])
     name, glue = _benchmark_of([s["doc"] for s in samples], what)
-    return name, glue.predictions([(s["doc"], _reply(s)) for s in samples], evaluator)
+    return name, _named(what, glue.predictions, [(s["doc"], _reply(s)) for s in samples], evaluator)
+
+
+def _named(
+    what: str, read: Any, samples: list[tuple[Mapping[str, Any], str]], evaluator: str | None
+) -> list[dict[str, Any]]:
+    """The glue's predictions of ``samples``; its error (a reply's near-miss field, as
+    ``eviscope score`` names one in a predictions file) names the log ``what`` too."""
+    try:
+        return read(samples, evaluator)
+    except EviScopeError as err:
+        raise EviScopeError(f"{what}: {err}") from None
 
 
 def predictions_from_inspect_log(
@@ -74,7 +87,8 @@ def predictions_from_inspect_log(
 
     samples = read_eval_log(str(path)).samples or []
     name, glue = _benchmark_of([s.metadata for s in samples], str(path))
-    return name, glue.predictions([(s.metadata, s.output.completion) for s in samples], evaluator)
+    pairs = [(s.metadata, s.output.completion) for s in samples]
+    return name, _named(str(path), glue.predictions, pairs, evaluator)
 
 
 def convert(log: Path, out: Path, evaluator: str | None = None) -> tuple[str, int]:

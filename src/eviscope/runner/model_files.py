@@ -23,6 +23,7 @@ from typing import Any
 from eviscope.core.errors import EviScopeError
 from eviscope.core.io import file_sha256, write_atomic
 from eviscope.core.layout import cache_root
+from eviscope.core.memory import release_freed_memory
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,9 @@ def gguf_to_folder(file: Path, out: Path) -> Path:
     template) from a GGUF file, for what loads only folders (``transformers serve``).
 
     transformers refuses ``save_pretrained`` of a GGUF-loaded model and its config has no
-    ``architectures``, so the dequantized weights go into a model built from the config."""
+    ``architectures``, so the dequantized weights are handed (not copied: built on the meta device,
+    the state dict assigned) to a model built from the config, which saves them: one copy of the
+    weights is ever alive."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -152,8 +155,9 @@ def gguf_to_folder(file: Path, out: Path) -> Path:
     config = loaded.config
     if hasattr(config, "quantization_config"):
         del config.quantization_config
-    plain = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
-    plain.load_state_dict(loaded.state_dict())
+    with torch.device("meta"):
+        plain = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
+    plain.load_state_dict(loaded.state_dict(), assign=True)
     plain.tie_weights()
     plain.config.architectures = [type(plain).__name__]
     plain.save_pretrained(out)
@@ -193,6 +197,7 @@ def converted_folder(file: Path) -> tuple[Path, bool]:
             staging.rename(folder)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
+            release_freed_memory()  # the dequantized weights, else kept in glibc's heap for the run
     return folder, True
 
 

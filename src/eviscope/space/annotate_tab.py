@@ -14,12 +14,16 @@ import pandas as pd
 
 from eviscope.core.errors import EviScopeError
 from eviscope.core.registry import AnnotationField, annotated
-from eviscope.core.tables import round_value
+from eviscope.core.tables import format_value, round_value
 from eviscope.space.annotation import MAX_FIELD_CHARS, blind_id, flow, own_agreement, queue_order
-from eviscope.space.page import Page, frame, user_errors
+from eviscope.space.page import LOCAL_USER, Page, frame, user_errors
 from eviscope.space.safe import markdown_text
 
 log = logging.getLogger(__name__)
+
+KAPPA = "Cohen's kappa"
+"""The agreement table's figure, written on the page by :func:`~eviscope.core.tables.format_value`
+("undefined" where no kappa is defined)."""
 
 
 def annotate_tab(page: Page) -> None:
@@ -83,9 +87,7 @@ def annotate_tab(page: Page) -> None:
         return do_next(benchmark, profile)
 
     @user_errors
-    def do_agreement(
-        benchmark: str, profile: gr.OAuthProfile | None = None
-    ) -> tuple[str, pd.DataFrame, pd.DataFrame]:
+    def do_agreement(benchmark: str, profile: gr.OAuthProfile | None = None) -> tuple[str, Any, pd.DataFrame]:
         """The signed-in annotator's agreement with each other sheet, unnamed and without verdicts
         (:func:`~eviscope.space.annotation.own_agreement`)."""
         pool = candidates(benchmark)
@@ -108,13 +110,19 @@ def annotate_tab(page: Page) -> None:
             f"rows with them, and {len(queued)} of those rows are in an adjudication queue."
         )
         shown = [[name, n, "undefined" if math.isnan(k) else round_value(k), q] for name, n, k, q in lines]
-        pairs = frame(("other annotator", "shared rows", "Cohen's kappa", "to adjudicate"), shown)
-        return summary, pairs, frame(("id", "queued with (annotators)"), queued)
+        pairs = frame(("other annotator", "shared rows", KAPPA, "to adjudicate"), shown)
+        kappa = pairs.style.format(lambda k: k if isinstance(k, str) else format_value(k), subset=[KAPPA])
+        return summary, kappa, frame(("id", "queued with (annotators)"), queued)
 
     with gr.Tab("Annotate"):
+        who = (
+            "as the Hugging Face user you signed in as: you see and change only your own sheet"
+            if page.signin
+            else f"in the one local sheet of `{LOCAL_USER}` (single-user mode: no sign-in, so every "
+            "visitor writes the same sheet)"
+        )
         gr.Markdown(
-            "Blinded double annotation, as the Hugging Face user you signed in as: you see and "
-            "change only your own sheet. EviScope rows come without variant, document ids or "
+            f"Blinded double annotation, {who}. EviScope rows come without variant, document ids or "
             "labels; ForceBench drafts are accepted or rejected, with corrections (an empty field "
             "keeps the draft)."
         )
@@ -135,8 +143,20 @@ def annotate_tab(page: Page) -> None:
             forms.append(form)
         a_save = gr.Button("Save and next", variant="primary")
         shown = [a_id, a_view, a_progress, *doc_inputs]
-        a_next.click(do_next, [a_benchmark], shown, api_name="annotate_next")
-        a_save.click(do_save, [a_benchmark, a_id, *inputs], shown, api_name="annotate_save")
+        verdicts = [i for i in inputs if i not in doc_inputs]  # the document inputs: do_next's
+        fields = [f for a in flows.values() for f in a.fields if f.kind != "document"]
+
+        def fresh_form() -> list[Any]:
+            """Every verdict and note input emptied: a new row starts with no verdict (the one saved
+            for the row before must not carry over, a careless click away from being saved again)."""
+            return [_empty_value(field) for field in fields]
+
+        a_next.click(do_next, [a_benchmark], shown, api_name="annotate_next").success(
+            fresh_form, None, verdicts, api_name=False
+        )
+        a_save.click(do_save, [a_benchmark, a_id, *inputs], shown, api_name="annotate_save").success(
+            fresh_form, None, verdicts, api_name=False
+        )
         gr.Markdown(
             "### Your agreement\nWith each other annotator who shares rows with you (unnamed): "
             "Cohen's kappa and how many rows are to adjudicate; and your rows in an adjudication "
@@ -167,12 +187,21 @@ def _document_id(row: Mapping[str, Any], shown: str | None) -> str:
     return shown or ""
 
 
+def _empty_value(field: AnnotationField) -> str | None:
+    """The value of ``field``'s input with nothing chosen or written: what a new row starts with."""
+    if field.kind == "choice":
+        return None
+    if field.kind == "select":
+        return "" if "" in field.choices else None
+    return ""
+
+
 def _annotation_input(field: AnnotationField) -> gr.components.Component:
     """The Gradio input of one field of an annotation form."""
     if field.kind == "choice":
         return gr.Radio(list(field.choices), label=field.label)
     if field.kind == "select":
-        return gr.Dropdown(list(field.choices), value="" if "" in field.choices else None, label=field.label)
+        return gr.Dropdown(list(field.choices), value=_empty_value(field), label=field.label)
     if field.kind == "document":
         return gr.Dropdown([("none", "")], value="", label=field.label)
     return gr.Textbox(

@@ -11,7 +11,7 @@ import pandas as pd
 from eviscope.core.errors import EviScopeError, id_text
 from eviscope.core.registry import browse_filters, for_config
 from eviscope.space import browse
-from eviscope.space.page import Page, frame, user_errors
+from eviscope.space.page import Page, fitted_widths, frame, user_errors
 
 MAX_BROWSE_ROWS = 500
 """The browse table shows at most this many matching rows (the count says how many matched)."""
@@ -66,7 +66,15 @@ def browse_tab(page: Page) -> None:
             ]
         b_query = gr.Textbox(label="search (id, question, claims, document text)")
         b_note = gr.Markdown(initial_note)
-        b_table = gr.Dataframe(initial_table, interactive=False, wrap=True, max_height=400)
+        b_table = gr.Dataframe(
+            initial_table,
+            interactive=False,
+            wrap=True,
+            max_height=400,
+            column_widths=fitted_widths(initial_table),
+            pinned_columns=1,
+            elem_id="browse",
+        )
         first_id = page.rows_of(first)[0]["id"]
         b_id = gr.Textbox(first_id, label="row id (click a row in the table)")
         b_view = gr.HTML(do_show(first, first_id))
@@ -76,6 +84,8 @@ def browse_tab(page: Page) -> None:
             [b_config, *b_filters, b_query],
             [b_table, b_note],
             api_name="browse",
+        ).success(
+            lambda table: gr.update(column_widths=fitted_widths(table)), b_table, b_table, api_name=False
         )
         b_table.select(on_select, b_table, b_id)
         b_id.change(do_show, [b_config, b_id], b_view, api_name="show")

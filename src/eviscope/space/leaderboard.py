@@ -339,7 +339,8 @@ def leaderboard_table(
     """One line per system with the headline metrics of the config's benchmark, filtered by a
     system-name substring; the submissions first, then the reference systems, then the papers'
     reported figures (:data:`~eviscope.space.reference.KINDS`, in the ``kind`` column, with each
-    line's ``source``), each group sorted by a column (best first: ascending where lower is better;
+    line's ``source`` beside it, before the figures: a page narrower than the table still shows it),
+    each group sorted by a column (best first: ascending where lower is better;
     a figure not reported last). A record without those metrics is left out
     (:func:`leaderboard_lines`); every figure is rounded by :func:`~eviscope.core.tables.round_value`."""
     view = for_config(config).space
@@ -350,14 +351,14 @@ def leaderboard_table(
             {
                 "system": r["system"],
                 "kind": r.get("kind", SUBMISSION),
+                "source": r.get("source", ""),
                 **{column: round_value(v) if v is not None else None for column, v in line.items()},
                 "submitted": r["submitted_at"],
-                "source": r.get("source", ""),
             }
             for r, line in leaderboard_lines(config, records)
             if needle in r["system"].casefold()
         ],
-        columns=["system", "kind", *metrics, "submitted", "source"],
+        columns=["system", "kind", "source", *metrics, "submitted"],
     )
     sort_by = sort_by or metrics[0]
     ascending = sort_by == "system" or any(sort_by.startswith(c) for c in view.lower_is_better)

@@ -4,8 +4,9 @@ plots folder, and how a user-facing problem is shown."""
 
 from __future__ import annotations
 
+import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import wraps
 from pathlib import Path
@@ -15,6 +16,7 @@ import gradio as gr
 import pandas as pd
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.tables import format_value
 from eviscope.space.annotation import AnnotationStore, id_key
 from eviscope.space.data import RowSource
 from eviscope.space.leaderboard import ResultStore
@@ -77,3 +79,41 @@ def user_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
 def frame(columns: tuple[str, ...] | list[str], lines: list[list[Any]]) -> pd.DataFrame:
     """A table output's value."""
     return pd.DataFrame(lines, columns=list(columns))
+
+
+def figures_shown(table: pd.DataFrame, columns: list[str] | None = None) -> Any:
+    """``table`` as the page shows it: each figure of ``columns`` (default: every column of
+    fractional numbers) written by :func:`~eviscope.core.tables.format_value`, as every report and
+    plot writes it (``0.5`` shows as ``0.500``; a figure not given, empty). The cells keep their
+    numbers (``.data``), which API clients receive."""
+    if columns is None:
+        columns = [name for name, kind in table.dtypes.items() if kind.kind == "f"]
+    return table.style.format(format_value, subset=columns, na_rep="")
+
+
+CHAR_PX, PADDING_PX = 8, 24
+"""A character of the tables' monospace font (13 pixels, :data:`eviscope.space.ui.CSS`) and a
+cell's padding, in pixels."""
+WORDS = re.compile(r"[^\s-]+-?")
+"""What a line of a cell cannot be broken inside: a word, with the hyphen after it."""
+MOST_CHARS = 36
+"""The widest a column of long text is made, in characters (its lines wrap between words)."""
+
+
+def word_width(texts: Iterable[Any], least: int = 0) -> int:
+    """Pixels for a column whose longest word is the longest of ``texts`` (and ``least`` at least)."""
+    longest = max((len(word) for text in texts for word in WORDS.findall(str(text))), default=0)
+    return max(least, CHAR_PX * longest + PADDING_PX)
+
+
+def fitted_widths(table: pd.DataFrame) -> list[int]:
+    """Each column's width in pixels: its whole cells where they are short, at most
+    :data:`MOST_CHARS` characters where they are long text, and never less than its longest word,
+    header's included; so no word is broken across lines (``se|ve|ri|ty``) and short columns do not
+    wrap at all."""
+    widths = []
+    for name in table.columns:
+        cells = [str(value) for value in table[name] if value is not None]
+        whole = min(MOST_CHARS, max(map(len, cells), default=0))
+        widths.append(word_width([name, *cells], CHAR_PX * whole + PADDING_PX))
+    return widths

@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import gc
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -13,6 +10,7 @@ from typing import Any
 import gradio as gr
 
 from eviscope.core.errors import EviScopeError
+from eviscope.core.memory import release_freed_memory
 from eviscope.space.page import PLOT_LOCK, Page, user_errors
 from eviscope.space.safe import markdown_text
 from eviscope.space.submissions import render_report, score_submission
@@ -118,18 +116,4 @@ def _release_memory() -> None:
     what it holds from the start (``gc.freeze``), so a collection costs milliseconds, not the
     half-second of traversing every row; and only an upload of :data:`RELEASE_AFTER_BYTES` or more
     pays even that."""
-    gc.collect()
-    if _LIBC is not None:
-        _LIBC.malloc_trim(0)
-
-
-def _glibc() -> ctypes.CDLL | None:
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        libc.malloc_trim  # noqa: B018  # absent outside glibc (musl, macOS)
-    except (OSError, AttributeError):
-        return None
-    return libc
-
-
-_LIBC = _glibc()
+    release_freed_memory()

@@ -68,7 +68,10 @@ CSS = """
 mark { background: #fde68a; }
 del { background: #fecaca; }
 ins { background: #bbf7d0; text-decoration: none; }
+#leaderboard th, #leaderboard [role=gridcell], #browse th, #browse [role=gridcell] { font-size: 13px; }
 """
+"""The page's styles; the leaderboard's and the browse table's column widths
+(:func:`eviscope.space.page.fitted_widths`) are made for their font size."""
 
 
 def signin_configured() -> bool:

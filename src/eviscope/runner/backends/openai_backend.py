@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from eviscope.core.errors import EviScopeError, brief, plain
+from eviscope.core.errors import EviScopeError, brief, id_text, plain
 from eviscope.core.io import MiB
 from eviscope.core.ranges import AT_LEAST_ONE, FINITE_NON_NEGATIVE, FINITE_POSITIVE, NON_NEGATIVE
 from eviscope.core.untrusted_json import TooDeep, UntrustedJSONError, loads
@@ -324,9 +324,9 @@ class OpenAIBackend:
         except (ValueError, KeyError, TypeError):
             return {"error": f"{self.base_url}/models: not an OpenAI model list"}
         if entry is None:
-            shown = ", ".join(plain(i, 80) for i in ids[:5]) or "none"
+            shown = ", ".join(id_text(i, 80) for i in ids[:5]) or "none"
             return {
-                "error": f"{self.base_url}/models lists no model {plain(self.model, 80)} (it lists {shown})"
+                "error": f"{self.base_url}/models lists no model {id_text(self.model, 80)} (it lists {shown})"
             }
         return entry
 

@@ -155,7 +155,7 @@ class EviScope:
         source = plain(str(predictions), None)
         read = read_predictions(predictions, source, warn_user)
         if subset:
-            rows = named_rows(config, rows, (p.id for p in read), source)
+            rows = named_rows(config, rows, read.ids(), source)
         preds = join_predictions(source, read, rows)
         _warn_other_config(config, rows, preds, source, rows_of, warn_user)
         scores = score_predictions(rows, preds)
@@ -163,7 +163,7 @@ class EviScope:
 
         meta = {"config": config, "system": run_system(predictions), "predictions": str(predictions)}
         written = _write_outputs(out, scores, meta, rows, preds) if out is not None else []
-        measured = any(p.usage is not None for p in preds)
+        measured = preds.has_usage()
         return Scored(
             report(scores, meta), _tables(scores, measured), written, scores.overall, rows if subset else None
         )
@@ -394,7 +394,7 @@ class EviScopeSpace:
         configs = sorted({record["config"] for record in records})
         title = plot_title("joint success per variant", f"{len(records)} systems", ", ".join(configs))
         ax.set_title(title)
-        legend_below(fig, ax, width_inches=7, plot_inches=3.6)
+        legend_below(fig, ax, width_inches=7, plot_inches=3.6, title="system")
         fig.tight_layout()
         fig.savefig(path, dpi=100, metadata=png_metadata(title))
         return path

@@ -23,14 +23,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from eviscope.core.errors import EviScopeError
+from eviscope.core.errors import EviScopeError, id_text, plain
+from eviscope.core.fields import near_miss
 from eviscope.core.metrics import names
 from eviscope.suites.eviscope import scoring
 from eviscope.suites.eviscope.metrics import METRICS as EVISCOPE_TABLE
+from eviscope.suites.eviscope.parsing import reply_object
+from eviscope.suites.eviscope.predictions import KNOWN_FIELDS, Quote
 from eviscope.suites.eviscope.rows import SCORED_FIELDS, SCORED_WHEN_GIVEN
 from eviscope.suites.eviscope.task import EviScopeTask
 
 Row = Mapping[str, Any]
+QUOTE_FIELDS: tuple[str, ...] = tuple(Quote.model_fields)
 
 EVISCOPE_CONFIGS: dict[str, str] = {
     "eviscope_v1_1": "eviscope-v1.1",
@@ -105,6 +109,34 @@ def claims(sample: Mapping[str, Any]) -> bool:
     return "quartet_id" in sample
 
 
+def reply_field_error(reply: str) -> str | None:
+    """What :func:`eviscope.suites.eviscope.predictions.load_predictions` says of a field of the
+    reply's object (or of one of its quotes) that is a near miss of a prediction field the object
+    lacks (``citation`` for ``citations``), or None. The tolerant parser reads such a field as absent."""
+    obj = reply_object(reply)
+    if obj is None:
+        return None
+    objects: list[tuple[str, Mapping[str, Any], Sequence[str]]] = [("", obj, KNOWN_FIELDS)]
+    quotes = obj.get("quotes")
+    if isinstance(quotes, list):
+        objects += [(f"quotes.{i}.", q, QUOTE_FIELDS) for i, q in enumerate(quotes) if isinstance(q, dict)]
+    for path, fields, known in objects:
+        for key in fields:
+            resembled = None if key in known else near_miss(str(key), known)
+            if resembled is not None and resembled not in fields:
+                return f"unknown field '{path}{plain(str(key), 60)}' — did you mean '{path}{resembled}'?"
+    return None
+
+
 def predictions(samples: Iterable[tuple[Row, str]], evaluator: str | None = None) -> list[dict[str, Any]]:
-    """The contract §3 predictions of (row, reply) pairs of a harness log, in row order."""
-    return [eviscope_prediction(row, reply) for row, reply in samples]
+    """The contract §3 predictions of (row, reply) pairs of a harness log, in row order. A reply
+    whose object holds a near miss of a prediction field (``citation``) is an error naming the row
+    and the field, as the same field in a predictions file is (:func:`reply_field_error`): read as
+    absent, it would score the row silently wrong."""
+    out = []
+    for row, reply in samples:
+        problem = reply_field_error(reply)
+        if problem is not None:
+            raise EviScopeError(f"the reply to row {id_text(row['id'])}: {problem}")
+        out.append(eviscope_prediction(row, reply))
+    return out

@@ -56,19 +56,22 @@ def _quotes(value: Any) -> list[dict[str, str]]:
     ]
 
 
+def reply_object(text: str) -> dict[str, Any] | None:
+    """The JSON object of a reply that :func:`parse_answer` reads (the first with a valid ``action``), or None."""
+    return next((obj for obj in json_objects(text) if _action(obj.get("action")) is not None), None)
+
+
 def parse_answer(text: str) -> dict[str, Any] | None:
     """The contract §3 fields (``action``, ``answer``, ``citations``, ``quotes``) a reply gives, or None."""
-    for obj in json_objects(text):
-        action = _action(obj.get("action"))
-        if action is None:
-            continue
-        answer = obj.get("answer")
-        if isinstance(answer, int | float) and not isinstance(answer, bool):
-            answer = str(answer)
-        return {
-            "action": action,
-            "answer": answer if isinstance(answer, str) else None,
-            "citations": _strings(obj.get("citations")),
-            "quotes": _quotes(obj.get("quotes")),
-        }
-    return None
+    obj = reply_object(text)
+    if obj is None:
+        return None
+    answer = obj.get("answer")
+    if isinstance(answer, int | float) and not isinstance(answer, bool):
+        answer = str(answer)
+    return {
+        "action": _action(obj.get("action")),
+        "answer": answer if isinstance(answer, str) else None,
+        "citations": _strings(obj.get("citations")),
+        "quotes": _quotes(obj.get("quotes")),
+    }

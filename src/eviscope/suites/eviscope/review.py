@@ -35,6 +35,7 @@ from eviscope.core.normalize import contains
 from eviscope.core.sentences import sentence_spans
 from eviscope.core.sheets import checked_ids, read_sheet_lines
 from eviscope.core.stats import cohen_kappa, text_fingerprint
+from eviscope.suites.eviscope.squad_source import DEV
 
 CRITERIA: tuple[str, ...] = ("same_type", "believable", "fluent")
 SHEET_FIELDS: tuple[str, ...] = (
@@ -73,7 +74,9 @@ def _edited_sentence(text: str, original: str, answer: str) -> str:
 
 
 Articles = Mapping[str, Sequence[str]]
-"""The paragraphs of every SQuAD article, in article order, by title."""
+"""The paragraphs of every article of one question source, in article order, by title."""
+SourceArticles = Mapping[str, Articles]
+"""The :data:`Articles` of every question source that rows name, by the row's ``source``."""
 _DATED_OR_NUMBERED = re.compile(
     r"\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|"
     r"thousand|million|billion|first|second|third|fourth|fifth|tenth|twice|dozen|January|February|March|"
@@ -84,15 +87,18 @@ _DATED_OR_NUMBERED = re.compile(
 
 
 def conflict_sheet(
-    rows: Iterable[dict[str, Any]], sample: int | None = None, seed: int = 0, articles: Articles | None = None
+    rows: Iterable[dict[str, Any]],
+    sample: int | None = None,
+    seed: int = 0,
+    articles: SourceArticles | None = None,
 ) -> list[dict]:
     """The blind sheet of the conflicting rows of ``rows``: ``sample`` of them (all by default), shuffled.
 
     Rows are ordered by ``sha256(f"{seed}:{source_id}")`` and the first ``sample`` taken, so a sample
-    depends on each base question alone, not on which other rows a rebuild keeps. With ``articles``,
-    each item also holds its whole edited passage (``passage``) and, as ``(paragraph, sentence)``
-    pairs, every sentence of its article outside the support paragraph that holds a date or a number
-    (``article_sentences``).
+    depends on each base question alone, not on which other rows a rebuild keeps. With ``articles``
+    (by question source), each item also holds its whole edited passage (``passage``) and, as
+    ``(paragraph, sentence)`` pairs, every sentence of its article outside the support paragraph that
+    holds a date or a number (``article_sentences``).
     """
     items: list[dict] = []
     keys: dict[str, str] = {}
@@ -112,13 +118,10 @@ def conflict_sheet(
             "edited": edited,
         }
         if articles is not None:
-            if row["title"] not in articles:
-                raise EviScopeError(
-                    f"row {id_text(row['id'])}: article {row['title']!r} is not in the SQuAD source"
-                )
+            item["source"] = row_source(row)
             item["passage"] = conflict
-            item["article_sentences"] = _article_sentences(
-                articles[row["title"]], texts[row["supporting_doc_ids"][0]]
+            item["article_sentences"] = article_sentences(
+                article_of(row, articles), texts[row["supporting_doc_ids"][0]]
             )
         items.append(item)
         keys[row["id"]] = hashlib.sha256(f"{seed}:{row['source_id']}".encode()).hexdigest()
@@ -128,12 +131,29 @@ def conflict_sheet(
     return [{"item": n, **item, **dict.fromkeys(CRITERIA, ""), "note": ""} for n, item in enumerate(items, 1)]
 
 
-def _article_sentences(paragraphs: Sequence[str], support: str) -> list[tuple[int, str]]:
-    """``(paragraph number from 1, sentence)`` of every dated or numbered sentence outside ``support``."""
+def row_source(row: Mapping[str, Any]) -> str:
+    """The question source of ``row`` (SQuAD dev for a row of a config that names none)."""
+    return str(row.get("source") or DEV.name)
+
+
+def article_of(row: Mapping[str, Any], articles: SourceArticles) -> Sequence[str]:
+    """The paragraphs of ``row``'s article in its own question source; one error line where it has none."""
+    source = row_source(row)
+    paragraphs = articles.get(source, {}).get(row["title"])
+    if paragraphs is None:
+        raise EviScopeError(
+            f"row {id_text(row['id'])}: article {row['title']!r} is not in the {source} source"
+        )
+    return paragraphs
+
+
+def article_sentences(paragraphs: Sequence[str], passage: str) -> list[tuple[int, str]]:
+    """``(paragraph number from 1, sentence)`` of every dated or numbered sentence of the paragraphs
+    that do not hold ``passage``."""
     return [
         (number, paragraph[start:end])
         for number, paragraph in enumerate(paragraphs, 1)
-        if paragraph != support
+        if passage not in paragraph
         for start, end in sentence_spans(paragraph)
         if _DATED_OR_NUMBERED.search(paragraph[start:end])
     ]
@@ -147,7 +167,7 @@ class SheetFiles(NamedTuple):
     articles: Path | None
 
 
-def write_sheet(items: list[dict], out: Path, articles: Articles | None = None) -> SheetFiles:
+def write_sheet(items: list[dict], out: Path, articles: SourceArticles | None = None) -> SheetFiles:
     """Write the sheet as ``out.csv`` (to fill) and ``out.md`` (to read), appended to the whole name
     (``review/eviscope-v1.1-conflicts`` gives ``review/eviscope-v1.1-conflicts.csv``), and with
     ``articles`` the whole article of every item as ``out.articles.md``."""
@@ -196,22 +216,32 @@ def write_sheet(items: list[dict], out: Path, articles: Articles | None = None) 
             lines.append("")
     md_path.write_text("\n".join(lines), encoding="utf-8")
     if articles_path is not None and articles is not None:
-        text = ["# The articles of the sheet's items", ""]
-        for title in sorted({item["title"] for item in items}):
-            text += [f"## {title}", ""]
-            text += [f"¶{n}. {paragraph}\n" for n, paragraph in enumerate(articles[title], 1)]
-        articles_path.write_text("\n".join(text), encoding="utf-8")
+        write_articles(items, articles, articles_path)
     return SheetFiles(csv_path, md_path, articles_path)
+
+
+def write_articles(items: Iterable[Mapping[str, Any]], articles: SourceArticles, path: Path) -> None:
+    """Write the whole article of every item (by its ``source`` and ``title``), numbered by paragraph."""
+    text = ["# The articles of the sheet's items", ""]
+    for source, title in sorted({(item["source"], item["title"]) for item in items}):
+        text += [f"## {title}", "", f"(question source: {source})", ""]
+        text += [f"¶{n}. {paragraph}\n" for n, paragraph in enumerate(articles[source][title], 1)]
+    path.write_text("\n".join(text), encoding="utf-8")
 
 
 def read_sheet(path: Path) -> dict[str, dict[str, bool]]:
     """A filled sheet: row id to ``{criterion: yes?}``; an unfilled or odd mark names its item, a
     repeated id its line (:func:`eviscope.core.sheets.checked_ids`)."""
+    return read_marks(path, CRITERIA, "review")
+
+
+def read_marks(path: Path, criteria: Sequence[str], what: str) -> dict[str, dict[str, bool]]:
+    """The yes/no marks of a filled sheet of ``what`` over ``criteria``, by its ``id`` column."""
     marks: dict[str, dict[str, bool]] = {}
-    lines = read_sheet_lines(path, CRITERIA, "review")
+    lines = read_sheet_lines(path, criteria, what)
     for _, row_id, row in checked_ids(lines, None, lambda number: f"{path}:{number}"):
         values = {}
-        for criterion in CRITERIA:
+        for criterion in criteria:
             mark = (row[criterion] or "").strip().lower()
             if mark not in {"yes", "no", "y", "n"}:
                 raise EviScopeError(
@@ -240,8 +270,6 @@ def stale_marks(path: Path, rows: Iterable[dict[str, Any]]) -> list[str]:
 
 def agreement(sheets: dict[str, dict[str, dict[str, bool]]]) -> dict:
     """Per sheet, yes counts per criterion and passes; for two or more sheets, Cohen's kappa on shared items."""
-    from itertools import combinations
-
     report: dict = {"sheets": {}}
     for name, marks in sheets.items():
         report["sheets"][name] = {
@@ -250,26 +278,32 @@ def agreement(sheets: dict[str, dict[str, dict[str, bool]]]) -> dict:
             "pass": sum(all(m.values()) for m in marks.values()),
             "failed_ids": sorted(i for i, m in marks.items() if not all(m.values())),
         }
-    pairs = {}
-    for (a, ma), (b, mb) in combinations(sheets.items(), 2):
-        shared = sorted(set(ma) & set(mb))
-        if not shared:
-            continue
-        pairs[f"{a} vs {b}"] = {
-            "items": len(shared),
-            **{
-                c: {
-                    "agreement": round(sum(ma[i][c] == mb[i][c] for i in shared) / len(shared), 4)
-                    if shared
-                    else None,
-                    "kappa": _kappa([ma[i][c] for i in shared], [mb[i][c] for i in shared]),
-                }
-                for c in CRITERIA
-            },
-        }
+    pairs = pair_agreement(sheets, CRITERIA)
     if pairs:
         report["pairs"] = pairs
     return report
+
+
+def pair_agreement(sheets: Mapping[str, Mapping[str, Mapping[str, bool]]], criteria: Sequence[str]) -> dict:
+    """For each pair of sheets with items in common: how many, and per criterion the raw agreement and
+    Cohen's kappa (to 4 places) on them."""
+    from itertools import combinations
+
+    pairs = {}
+    for (a, ma), (b, mb) in combinations(sheets.items(), 2):
+        shared = sorted(set(ma) & set(mb))
+        if shared:
+            pairs[f"{a} vs {b}"] = {
+                "items": len(shared),
+                **{
+                    c: {
+                        "agreement": round(sum(ma[i][c] == mb[i][c] for i in shared) / len(shared), 4),
+                        "kappa": _kappa([ma[i][c] for i in shared], [mb[i][c] for i in shared]),
+                    }
+                    for c in criteria
+                },
+            }
+    return pairs
 
 
 def _kappa(a: list[bool], b: list[bool]) -> float | None:

@@ -21,7 +21,7 @@ rows a run is limited to.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +32,14 @@ from eviscope.suites.eviscope.leaks import leak
 if TYPE_CHECKING:
     from eviscope.suites.eviscope.squad_source import Squad
 
-__all__ = ["TRANSFORM", "ContextReport", "contextualize_from_squad", "contextualize_rows", "squad_articles"]
+__all__ = [
+    "TRANSFORM",
+    "ContextReport",
+    "contextualize_from_squad",
+    "contextualize_rows",
+    "source_articles",
+    "squad_articles",
+]
 
 TRANSFORM = (
     "title + neighbouring paragraphs; title only where a neighbour holds a gold alias or fails the leak check"
@@ -49,6 +56,25 @@ def squad_articles(squad: Squad) -> dict[str, list[str]]:
     for paragraph in squad.paragraphs:
         articles.setdefault(paragraph.title, []).append(paragraph.context)
     return articles
+
+
+def source_articles(
+    rows: Iterable[Mapping[str, Any]], squad_location: str | None
+) -> dict[str, dict[str, list[str]]]:
+    """:func:`squad_articles` of every question source that ``rows`` name, by source: SQuAD dev from
+    ``squad_location``, else ``$EVISCOPE_SQUAD``, else the hub; another source from its variable, else
+    its hub dataset."""
+    from eviscope.suites.eviscope.squad_source import DEV, SQUAD, load_question_source, load_squad
+
+    names = dict.fromkeys(str(row.get("source") or DEV.name) for row in rows)
+    return {
+        name: squad_articles(
+            load_squad(SQUAD.resolve(squad_location))
+            if name == DEV.name
+            else load_question_source(name, None)
+        )
+        for name in names
+    }
 
 
 @dataclass(frozen=True)

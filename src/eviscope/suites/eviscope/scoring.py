@@ -21,12 +21,21 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from eviscope.core.errors import EviScopeError
 from eviscope.core.metrics import names
 from eviscope.core.normalize import contains, norm
 from eviscope.suites.eviscope.metrics import METRICS
-from eviscope.suites.eviscope.predictions import Prediction, gc_paused, load_predictions
+from eviscope.suites.eviscope.predictions import (
+    BLOCK_LINES,
+    POOL,
+    Prediction,
+    Predictions,
+    gc_paused,
+    load_predictions,
+)
 from eviscope.suites.eviscope.rows import ACTIONS, VARIANTS
 
 __all__ = [
@@ -46,6 +55,7 @@ ANSWER, ABSTAIN, FLAG_CONFLICT = (ACTIONS.index(a) for a in ("answer", "abstain"
 NO_ACTION = -1
 """The action code of a prediction with ``action: null``."""
 _ACTION_CODE: dict[str | None, int] = {**{a: i for i, a in enumerate(ACTIONS)}, None: NO_ACTION}
+_ACTIONS = pa.array(ACTIONS)
 _VARIANT_CODE = {v: i for i, v in enumerate(VARIANTS)}
 CONFLICTING = _VARIANT_CODE["conflicting"]
 
@@ -71,9 +81,11 @@ _USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "calls", "latency_s", "co
 
 def answer_ok(row: Mapping[str, Any], pred: Prediction) -> bool:
     """``action == "answer"`` and the answer equals or contains a gold alias (normalized)."""
-    if pred.action != "answer":
-        return False
-    answer = pred.answer or ""
+    return pred.action == "answer" and _answer_matches(row, pred.answer)
+
+
+def _answer_matches(row: Mapping[str, Any], answer: str | None) -> bool:
+    answer = answer or ""
     normalized = norm(answer)
     return any(normalized == norm(alias) or contains(answer, alias) for alias in row["answers"])
 
@@ -91,15 +103,16 @@ def success(row: Mapping[str, Any], pred: Prediction) -> bool:
     return pred.action == row["expected_action"]
 
 
-def _span_counts(row: Mapping[str, Any], pred: Prediction) -> tuple[int, int, int, int]:
+def _span_counts(
+    row: Mapping[str, Any], quotes: Sequence[Mapping[str, str]] | None
+) -> tuple[int, int, int, int]:
     """(quotes, quotes matching a gold span, gold spans, gold spans matched by a quote)."""
-    quotes = pred.quotes or ()
     gold = row["support_spans"]
     if not quotes:
         return 0, 0, len(gold), 0
     hits = [
         [
-            q.doc_id == g["doc_id"] and (contains(q.text, g["text"]) or contains(g["text"], q.text))
+            q["doc_id"] == g["doc_id"] and (contains(q["text"], g["text"]) or contains(g["text"], q["text"]))
             for g in gold
         ]
         for q in quotes
@@ -163,41 +176,49 @@ def _codes(values: Iterable[str], codes: Mapping[str, int], field: str, ids: Seq
         ) from None
 
 
-def row_vectors(rows: Sequence[Mapping[str, Any]], preds: Sequence[Prediction]) -> RowVectors:
-    """Every per-row quantity of contract §4 for predictions aligned with ``rows``."""
+def row_vectors(rows: Sequence[Mapping[str, Any]], preds: Predictions | Sequence[Prediction]) -> RowVectors:
+    """Every per-row quantity of contract §4 for predictions aligned with ``rows``, read column by
+    column: actions and usage as whole columns, the rest a block of predictions at a time."""
+    if not isinstance(preds, Predictions):
+        preds = Predictions.from_models(preds)
     ids = [row["id"] for row in rows]
     n = len(rows)
+    if len(preds) != n:
+        raise ValueError(f"{len(preds)} predictions for {n} rows: join them first (load_predictions)")
     variant = _codes([row["variant"] for row in rows], _VARIANT_CODE, "variant", ids)
-    expected_names = [row["expected_action"] for row in rows]
-    expected = _codes(expected_names, _ACTION_CODE, "expected_action", ids)
-    action = np.fromiter((_ACTION_CODE[p.action] for p in preds), dtype=np.int8, count=n)
+    expected = _codes([row["expected_action"] for row in rows], _ACTION_CODE, "expected_action", ids)
     irrelevant_edit = np.fromiter(
         (row.get("near_duplicate") == "irrelevant_edit" for row in rows), dtype=bool, count=n
     )
+    table, row_of = preds.table, preds.row_of()
+    action = np.empty(n, dtype=np.int8)
+    codes = pc.index_in(table.column("action"), value_set=_ACTIONS, memory_pool=POOL)
+    action[row_of] = pc.coalesce(codes, NO_ACTION, memory_pool=POOL).to_numpy()
+    usage = np.zeros((n, len(_USAGE_FIELDS)), dtype=np.float64)
+    for j, name in enumerate(_USAGE_FIELDS):
+        values = pc.struct_field(table.column("usage"), name, memory_pool=POOL)
+        # + 0.0: a usage of -0.0 counts as 0, as a missing one does
+        usage[row_of, j] = pc.coalesce(values, 0, memory_pool=POOL).to_numpy() + 0.0
 
     ok_answer = np.zeros(n, dtype=bool)
     ok_source = np.zeros(n, dtype=bool)
     counts = np.zeros((n, 6), dtype=np.int32)  # citations, unsupported, quotes, matching, gold, matched
-    usage = np.zeros((n, len(_USAGE_FIELDS)), dtype=np.float64)
-    for i, (row, pred) in enumerate(zip(rows, preds, strict=True)):
-        citations = pred.citations or ()
-        supporting = row["supporting_doc_ids"]
-        unsupported = sum(cited not in supporting for cited in citations)
-        ok_source[i] = len(citations) > unsupported
-        if pred.action == "answer":
-            ok_answer[i] = answer_ok(row, pred)
-        if expected_names[i] == "answer":
-            counts[i] = (len(citations), unsupported, *_span_counts(row, pred))
-        if pred.usage is not None:
-            u = pred.usage
-            usage[i] = (
-                u.prompt_tokens or 0,
-                u.completion_tokens or 0,
-                u.calls or 0,
-                u.latency_s or 0.0,
-                u.cost_usd or 0.0,
-            )
     answerable = expected == ANSWER
+    answered = action == ANSWER
+    start = 0
+    for batch in table.select(["answer", "citations", "quotes"]).to_batches(BLOCK_LINES):
+        answers, citation_lists, quote_lists = (batch.column(k).to_pylist() for k in range(3))
+        for k, i in enumerate(row_of[start : start + batch.num_rows].tolist()):
+            row = rows[i]
+            citations = citation_lists[k] or ()
+            supporting = row["supporting_doc_ids"]
+            unsupported = sum(cited not in supporting for cited in citations)
+            ok_source[i] = len(citations) > unsupported
+            if answered[i]:
+                ok_answer[i] = _answer_matches(row, answers[k])
+            if answerable[i]:
+                counts[i] = (len(citations), unsupported, *_span_counts(row, quote_lists[k]))
+        start += batch.num_rows
     ok_success = np.where(answerable, ok_answer & ok_source, action == expected)
     return RowVectors(
         ids=ids,
@@ -386,7 +407,7 @@ class Scores:
         return out
 
 
-def score_predictions(rows: Sequence[Mapping[str, Any]], preds: Sequence[Prediction]) -> Scores:
+def score_predictions(rows: Sequence[Mapping[str, Any]], preds: Predictions | Sequence[Prediction]) -> Scores:
     """Score predictions already validated and aligned with ``rows`` (see :func:`load_predictions`)."""
     with gc_paused():
         v = row_vectors(rows, preds)

@@ -5,8 +5,10 @@ its hub dataset.
 One reader (:func:`load_squad`) normalises them all to the same article / paragraph / question
 structure: the paragraphs of articles that share a title (TyDi QA GoldP gives each passage its own
 entry, one per question) become one article, the same paragraph given twice in an article becomes
-one with the questions of both, and every answer span must match its context. Every problem with a source
-becomes one :class:`~eviscope.core.errors.EviScopeError` line that names the source, the place in it, and
+one with the questions of both, and every answer span must match its context. A source may declare
+:class:`TextFix` es for artefacts of how it was extracted (TyDi QA's citation marks, MLQA's missing space
+after a full stop), applied to every paragraph as it is read, its answers moved with the text. Every
+problem with a source becomes one :class:`~eviscope.core.errors.EviScopeError` line that names the source, the place in it, and
 how to point the builder at another copy.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +27,52 @@ from eviscope.core.sources import Source, SourceRef
 
 SQUAD = Source("squad", "SQuAD v1.1 dev (JSON)", "--squad", "EVISCOPE_SQUAD", "rajpurkar/squad")
 """SQuAD v1.1 dev, the source of ``eviscope-v1``."""
+
+
+@dataclass(frozen=True)
+class TextFix:
+    """An artefact of how a source's text was extracted, and what each match of it becomes."""
+
+    pattern: str
+    replacement: str
+    why: str
+
+    def apply(self, text: str) -> tuple[str, list[tuple[int, int, int]]]:
+        """``text`` fixed, and each change as ``(start, end, new length)`` in ``text``, in order.
+
+        >>> CITATION_MARKS.apply("It opened in 1907.[24] Ewing coaches.[3][5]")[0]
+        'It opened in 1907. Ewing coaches.'
+        >>> MISSING_SPACE.apply("Poe died in 1849.Poe and his works")[0]
+        'Poe died in 1849. Poe and his works'
+        """
+        changes = [(m.start(), m.end(), len(self.replacement)) for m in re.finditer(self.pattern, text)]
+        return re.sub(self.pattern, self.replacement, text), changes
+
+
+CITATION_MARKS = TextFix(
+    r"\[(?:\d+(?:, ?\d+)*|(?:lower-alpha|lower-roman|upper-alpha|[Nn]ote|nb|n) \d+)\]",
+    "",
+    'Wikipedia\'s citation and footnote marks ("[24]", "[note 3]"), kept by TyDi QA in 60% of its '
+    "passages: noise in every sentence they end, and no part of what the sentence says",
+)
+MISSING_SPACE = TextFix(
+    r"(?<=[a-z0-9)]\.)(?=[A-Z][a-z])",
+    " ",
+    'a full stop with no space before the next sentence ("India.The disease"), in a third of MLQA\'s '
+    "paragraphs, which reads two sentences as one",
+)
+
+
+def _moved(position: int, changes: list[tuple[int, int, int]], end: bool) -> int:
+    """Where ``position`` of a text stands once ``changes`` (:meth:`TextFix.apply`) are made: a change
+    at an answer's start moves it, a change at its end does not (a mark after an answer stays out)."""
+    shift = 0
+    for start, stop, length in changes:
+        if stop < position or (stop == position and not (end and start == stop)):
+            shift += length - (stop - start)
+        elif start < position:
+            return start + shift + (length if end else 0)
+    return position + shift
 
 
 @dataclass(frozen=True)
@@ -39,6 +88,8 @@ class QuestionSource:
     hub_splits: tuple[str, ...] = ("validation",)
     hub_id_prefix: str = ""
     """Only hub rows whose id starts with it (TyDi QA's English questions)."""
+    fixes: tuple[TextFix, ...] = ()
+    """Artefacts of its text's extraction, fixed as it is read (:class:`TextFix`)."""
 
 
 QUESTION_SOURCES: dict[str, QuestionSource] = {
@@ -70,6 +121,7 @@ QUESTION_SOURCES: dict[str, QuestionSource] = {
             hub_config="secondary_task",
             hub_splits=("train", "validation"),
             hub_id_prefix="english-",
+            fixes=(CITATION_MARKS,),
         ),
         QuestionSource(
             Source(
@@ -95,6 +147,7 @@ QUESTION_SOURCES: dict[str, QuestionSource] = {
             "mlqa-en-dev",
             "CC BY-SA 3.0",
             hub_config="mlqa.en.en",
+            fixes=(MISSING_SPACE,),
         ),
     )
 }
@@ -176,13 +229,11 @@ class Squad:
 
 
 def load_squad(ref: SourceRef, spec: QuestionSource = DEV) -> Squad:
-    """Read and check the question source ``spec`` from ``ref``; every answer span must match its context."""
+    """Read and check the question source ``spec`` from ``ref``; every answer span must match its context,
+    and the source's :attr:`~QuestionSource.fixes` are made (its answers moved with the text)."""
     articles, checksum = _read_hub(ref, spec) if ref.is_hub else _read_local(ref, spec)
-    paragraphs: list[Paragraph] = []
-    questions: list[Question] = []
-    for title, article in _merged(articles):
-        for paragraph in article:
-            paragraphs.append(Paragraph(title, paragraph.context))
+    for article in articles:
+        for paragraph in article.paragraphs:
             for qa in paragraph.qas:
                 for answer in qa.answers:
                     found = paragraph.context[answer.answer_start : answer.answer_start + len(answer.text)]
@@ -190,10 +241,43 @@ def load_squad(ref: SourceRef, spec: QuestionSource = DEV) -> Squad:
                         raise _error(
                             ref, spec, f"question {qa.id}: answer {answer.text!r} is not at its answer_start"
                         )
+    if spec.fixes:
+        articles = [_fixed(article, spec.fixes) for article in articles]
+    paragraphs: list[Paragraph] = []
+    questions: list[Question] = []
+    for title, article in _merged(articles):
+        for paragraph in article:
+            paragraphs.append(Paragraph(title, paragraph.context))
+            for qa in paragraph.qas:
                 answers = tuple((a.text, a.answer_start) for a in qa.answers)
                 questions.append(Question(qa.id, qa.question, len(paragraphs) - 1, answers, spec.name))
     origin = f"{ref.location} (via {ref.via})"
     return Squad(paragraphs, questions, checksum, origin, spec.name, spec.license)
+
+
+def _fixed(article: _Article, fixes: tuple[TextFix, ...]) -> _Article:
+    """``article`` with ``fixes`` made in every paragraph, each answer moved with its text (an answer that
+    was all artefact is dropped, and a question left without an answer)."""
+    paragraphs = []
+    for paragraph in article.paragraphs:
+        context = paragraph.context
+        spans = {
+            id(a): (a.answer_start, a.answer_start + len(a.text)) for qa in paragraph.qas for a in qa.answers
+        }
+        for fix in fixes:
+            context, changes = fix.apply(context)
+            spans = {k: (_moved(s, changes, False), _moved(e, changes, True)) for k, (s, e) in spans.items()}
+        qas = []
+        for qa in paragraph.qas:
+            answers = [
+                _Answer(text=context[s:e], answer_start=s)
+                for s, e in (spans[id(a)] for a in qa.answers)
+                if context[s:e].strip()
+            ]
+            if answers:
+                qas.append(qa.model_copy(update={"answers": answers}))
+        paragraphs.append(_Paragraph(context=context, qas=qas))
+    return _Article(title=article.title, paragraphs=paragraphs)
 
 
 def _error(ref: SourceRef, spec: QuestionSource, problem: str) -> EviScopeError:

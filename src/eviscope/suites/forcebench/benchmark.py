@@ -391,7 +391,11 @@ class ForceBenchSpace:
 
         configs = ", ".join(sorted({r["config"] for r in records}))
         return mvr_fs_plane(
-            {r["system"]: r["result"] for r in records}, path, f"{len(records)} systems", configs
+            {r["system"]: r["result"] for r in records},
+            path,
+            f"{len(records)} systems",
+            configs,
+            points_are="system",
         )
 
     def row_html(self, rows: Sequence[Mapping[str, Any]], row: Mapping[str, Any]) -> str:

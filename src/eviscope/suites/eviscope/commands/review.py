@@ -1,4 +1,5 @@
-"""``eviscope review conflicts|agreement``: blind review sheets of conflict passages, and their agreement."""
+"""``eviscope review conflicts|irrelevant-edits|agreement``: blind review sheets of conflict passages and
+of question-irrelevant edits, and their agreement."""
 
 from __future__ import annotations
 
@@ -50,6 +51,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="sheet path without suffix (default: review/<config>-conflicts)",
     )
     sheet.set_defaults(func=run_conflicts)
+    blind = add_subcommand(
+        sub,
+        "irrelevant-edits",
+        help="write a blind sheet of question-irrelevant edits mixed with real conflicts",
+        description="Write a blind sheet of the config's question-irrelevant edits (noisy and insufficient\n"
+        "rows' edited copies) shuffled among conflict passages of other quartets, each under an opaque key,\n"
+        "with the whole articles, for a reader to mark fluent / believable / stands_alone / changes_answer;\n"
+        "`eviscope review agreement SHEET --config C` unblinds the marks against the build.",
+    )
+    add_config_argument(blind)
+    add_dataset_argument(blind)
+    blind.add_argument("--sample", type=int, default=40, help="irrelevant edits to draw (default: 40)")
+    blind.add_argument(
+        "--conflicts",
+        type=int,
+        default=20,
+        help="conflict passages of other quartets to mix in blind (default: 20)",
+    )
+    blind.add_argument("--seed", type=int, default=0, help="sampling and shuffling seed (default: 0)")
+    blind.add_argument(
+        "--squad",
+        metavar="PATH",
+        help="SQuAD v1.1 dev (JSON), for the whole article of each item; else $EVISCOPE_SQUAD; "
+        "else the hub dataset rajpurkar/squad (other question sources: their variables)",
+    )
+    blind.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="sheet path without suffix (default: review/<config>-irrelevant-edits)",
+    )
+    blind.set_defaults(func=run_irrelevant_edits)
     agree = add_subcommand(
         sub,
         "agreement",
@@ -60,7 +93,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     agree.add_argument(
         "--config",
         default=None,
-        help="check that every marked item is a conflict passage of this config as built now",
+        help="check that every marked item is an edit of this config as built now (a blind sheet of "
+        "irrelevant edits needs it: only the build says which item is which)",
     )
     add_dataset_argument(agree)
     add_json_argument(agree)
@@ -70,21 +104,46 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_conflicts(args: argparse.Namespace) -> int:
     from eviscope.suites.eviscope.dataset import load_rows
     from eviscope.suites.eviscope.review import conflict_sheet, write_sheet
-    from eviscope.suites.eviscope.row_context import squad_articles
-    from eviscope.suites.eviscope.squad_source import SQUAD, load_squad
+    from eviscope.suites.eviscope.row_context import source_articles
 
-    articles = squad_articles(load_squad(SQUAD.resolve(args.squad)))
-    items = conflict_sheet(load_rows(args.config, args.dataset), args.sample, args.seed, articles)
+    rows = [row for row in load_rows(args.config, args.dataset) if row["variant"] == "conflicting"]
+    articles = source_articles(rows, args.squad)
+    items = conflict_sheet(rows, args.sample, args.seed, articles)
     out = args.out or Path("review") / f"{args.config}-conflicts"
     files = write_sheet(items, out, articles)
     console().print(f"{len(items)} items · fill {files.csv} (read {files.markdown} with {files.articles})")
     return 0
 
 
+def run_irrelevant_edits(args: argparse.Namespace) -> int:
+    from eviscope.suites.eviscope.blind_review import blind_sheet, draw_summary, write_blind_sheet
+    from eviscope.suites.eviscope.dataset import load_rows
+    from eviscope.suites.eviscope.row_context import source_articles
+
+    rows = list(load_rows(args.config, args.dataset))
+    articles = source_articles(rows, args.squad)
+    items = blind_sheet(rows, args.sample, args.conflicts, args.seed, articles)
+    out = args.out or Path("review") / f"{args.config}-irrelevant-edits"
+    csv_path, markdown, whole = write_blind_sheet(items, out, articles)
+    console().print(
+        f"{len(items)} items ({draw_summary(items)}, shuffled; the sheet does not say which) · fill "
+        f"{csv_path} (read {markdown} with {whole})"
+    )
+    return 0
+
+
 def run_agreement(args: argparse.Namespace) -> int:
     from eviscope.core.errors import EviScopeError
+    from eviscope.suites.eviscope.blind_review import is_blind_sheet
     from eviscope.suites.eviscope.review import CRITERIA, agreement, read_sheet, stale_marks
 
+    blind = [is_blind_sheet(path) for path in args.sheets]
+    if any(blind):
+        if not all(blind):
+            raise EviScopeError(
+                "review agreement: give blind sheets of irrelevant edits and conflict sheets apart"
+            )
+        return _blind_agreement(args)
     if args.config is not None:
         from eviscope.suites.eviscope.dataset import load_rows
 
@@ -107,5 +166,41 @@ def run_agreement(args: argparse.Namespace) -> int:
         screen.print(f"{name}: pass {counts['pass']}/{counts['items']} ({marks})")
     for pair, counts in report.get("pairs", {}).items():
         kappas = ", ".join(f"{c} κ={counts[c]['kappa']}" for c in CRITERIA)
+        screen.print(f"{pair}: {counts['items']} shared items, {kappas}")
+    return 0
+
+
+def _blind_agreement(args: argparse.Namespace) -> int:
+    from eviscope.core.errors import EviScopeError
+    from eviscope.suites.eviscope.blind_review import (
+        BLIND_CRITERIA,
+        blind_agreement,
+        read_blind_sheet,
+        sheet_keys,
+    )
+    from eviscope.suites.eviscope.dataset import load_rows
+
+    if args.config is None:
+        raise EviScopeError(
+            f"{args.sheets[0]}: a blind sheet does not say which item is an irrelevant edit and which a "
+            "conflict; give --config (the config it was drawn from, as built now) to unblind it"
+        )
+    keys = sheet_keys(load_rows(args.config, args.dataset))
+    report = blind_agreement({str(path): read_blind_sheet(path) for path in args.sheets}, keys)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    screen = console()
+    for name, kinds in report["sheets"].items():
+        for kind, counts in kinds.items():
+            marks = ", ".join(f"{c} {counts[c]}/{counts['items']}" for c in BLIND_CRITERIA)
+            must = "no" if kind == "irrelevant_edit" else "yes"
+            screen.print(
+                f"{name} · {kind}: pass {counts['pass']}/{counts['items']} ({marks}; changes_answer must be {must})"
+            )
+            if counts["failed_ids"]:
+                screen.print(f"  failed: {', '.join(counts['failed_ids'])}")
+    for pair, counts in report.get("pairs", {}).items():
+        kappas = ", ".join(f"{c} κ={counts[c]['kappa']}" for c in BLIND_CRITERIA)
         screen.print(f"{pair}: {counts['items']} shared items, {kappas}")
     return 0
