@@ -337,9 +337,9 @@ def test_the_build_settles_every_candidate_the_committed_marks_hold_for(
     assert annotation["unread"] == sum(r["id"] not in recorded for r in candidates)
     assert annotation["settled_from_marks"] == len(current)
     assert annotation["annotators"] == {  # who read each round: the first, then the second (--update)
-        "pass_a": ["reader-A", "reader-C", "reader-E"],
-        "pass_b": ["reader-B", "reader-D", "reader-F"],
-        "adjudicator": ["adjudicator", "adjudicator-2", "adjudicator-3"],
+        "pass_a": ["reader-A", "reader-C", "reader-E", "reader-G"],
+        "pass_b": ["reader-B", "reader-D", "reader-F", "reader-H"],
+        "adjudicator": ["adjudicator", "adjudicator-2", "adjudicator-3", "adjudicator-4"],
     }
     rows = load_dataset(str(out), "forcebench", split="test", cache_dir=str(tmp_path)).to_list()
     drafted = [r for r in rows if r["annotation_status"] == "drafted"]

@@ -67,7 +67,9 @@ from eviscope.core.sources import SourceRef, how_to_point
 from eviscope.suites.forcebench.baselines import token_overlap
 from eviscope.suites.forcebench.lints import (
     DRAFT_LINTS,
+    MIN_COVERAGE,
     copies_evidence,
+    coverage,
     edit_window,
     entities_and_numbers,
     failed_lints,
@@ -290,6 +292,26 @@ def _human_origin(unit: Unit) -> Origin:
     return Origin(unit.source, unit.source, unit.context, unit.license)
 
 
+def human_span(unit: Unit, claim: str) -> Span:
+    """The decisive span of a human ``claim``: the sentences its source marks, or, when they hold
+    under ``MIN_COVERAGE`` of the claim's content words, the sentence (or two) of the same evidence
+    that holds at least that share (``best_span``). The source's marked sentences are not always the
+    ones the claim paraphrases (a Check-COVID news claim is checked on the whole abstract, its evidence
+    set names the sentences of one finding); the span shown must still cover the claim
+    (``span_covers_claim``), so no claim passes that its evidence does not hold.
+
+    >>> unit = Unit("S:1", "MIT", "", "Cats sleep. Masks may cut spread in schools.", "Cats sleep.", "")
+    >>> human_span(unit, "Masks may cut spread in schools.").text
+    'Masks may cut spread in schools.'
+    """
+    if coverage(unit.span, claim) >= MIN_COVERAGE:
+        return Span(unit.span, unit.evidence)
+    best = best_span(claim, [unit.evidence])
+    if best is not None and coverage(best.text, claim) >= MIN_COVERAGE:
+        return Span(best.text, unit.evidence)
+    return Span(unit.span, unit.evidence)
+
+
 def _draft(
     row: Origin,
     calibrated: str,
@@ -358,14 +380,22 @@ class _Pool:
 
     drafts: Counter[str] = field(default_factory=Counter)
     removed: dict[str, Counter[str]] = field(default_factory=dict)
+    by_source: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    """(source dataset, axis, ``drafts`` or the reason that removed them) → how many drafts."""
     passing: list[tuple[str, dict[str, Any], Edit]] = field(default_factory=list)
+
+    def drop(self, reason: str, candidate: dict[str, Any]) -> None:
+        """Count ``candidate`` as removed by ``reason``, per axis and per source dataset."""
+        self.removed.setdefault(reason, Counter())[candidate["axis"]] += 1
+        self.by_source[(source_name(candidate["source"]), candidate["axis"], reason)] += 1
 
     def add(self, candidate: dict[str, Any], edit: Edit, seed: int) -> None:
         axis = candidate["axis"]
         self.drafts[axis] += 1
+        self.by_source[(source_name(candidate["source"]), axis, "drafts")] += 1
         reasons = rejection_reasons(candidate, edit)
         if reasons:
-            self.removed.setdefault(reasons[0], Counter())[axis] += 1
+            self.drop(reasons[0], candidate)
         else:
             self.passing.append((_hash(seed, candidate["id"]), candidate, edit))
 
@@ -379,7 +409,7 @@ class _Pool:
         by_claim: dict[tuple[str, str], tuple[str, dict[str, Any], Edit]] = {}
         for item in sorted(by_row.values(), key=lambda item: item[0]):
             if by_claim.setdefault((norm(item[1]["calibrated_claim"]), item[1]["axis"]), item) is not item:
-                self.removed.setdefault("duplicate_claim_axis", Counter())[item[1]["axis"]] += 1
+                self.drop("duplicate_claim_axis", item[1])
         return sorted(by_claim.values(), key=lambda item: item[0])
 
     def stats(self, kept: dict[str, int]) -> dict[str, Any]:
@@ -668,19 +698,30 @@ def draft_rows(
     is on two axes or in two pairs, and no claim copies its evidence (``copies_evidence``).
     """
     claim_units: list[tuple[Origin, str, Span, str, tuple[str, ...]]] = []
+    read: Counter[tuple[str, str]] = Counter()  # (source dataset, step) → claims
     for row in source_rows:
         if row["attribution_label"] != "attributable":
             continue
         origin = _attribution_origin(row)
         for sentence in claim_sentences(row["claim"]):
+            read["AttributionBench", "claims"] += 1
             if eligible_sentence(sentence, answer_pronoun=True):
                 span = best_span(sentence, row["references"]) or _NO_SPAN
                 claim_units.append((origin, sentence, span, "attribution_claim", AXES))
     for unit in units:
+        name = source_name(unit.source)
+        read[name, "units"] += 1
+        read[name, "claims"] += bool(unit.claim)
+        read[name, "over_claims"] += bool(unit.over_claim)
         if unit.claim and eligible_sentence(unit.claim):
             claim_units.append(
-                (_human_origin(unit), unit.claim, Span(unit.span, unit.evidence), "human_claim", unit.axes)
+                (_human_origin(unit), unit.claim, human_span(unit, unit.claim), "human_claim", unit.axes)
             )
+    for origin, sentence, _, _, axes in claim_units:
+        read[source_name(origin.source), "eligible"] += 1
+        read[source_name(origin.source), "with_marker"] += any(
+            e.rule.axis in axes for e in find_edits(sentence)
+        )
     pools = {name: _Pool(one_per_row=False) for name in (*CLAIM_SOURCES[:2], "human_raise")}
     for origin, sentence, span, claim_source, axes in claim_units:
         for edit in (edit for edit in find_edits(sentence) if edit.rule.axis in axes):
@@ -696,7 +737,7 @@ def draft_rows(
             draft = _draft(
                 _human_origin(unit),
                 weak,
-                Span(unit.span, unit.evidence),
+                human_span(unit, weak),
                 edit,
                 "human_claim",
                 "contrast",
@@ -722,7 +763,7 @@ def draft_rows(
     }
     for i in aside:
         candidate = drafted[i][1]
-        pool_of[id(candidate)].removed.setdefault("surface_unmatched", Counter())[candidate["axis"]] += 1
+        pool_of[id(candidate)].drop("surface_unmatched", candidate)
     keep = {id(drafted[i][1]) for i in kept}
     contrast = [item for item in contrast if id(item[1]) in keep]
     controls = [item for item in controls if id(item[1]) in keep]
@@ -744,7 +785,47 @@ def draft_rows(
                     for axis in AXES
                 }
             )
+    stats["funnel"] = _funnel(read, rows, {"contrast": pools, "licensed": controls_pools})
     return rows, stats
+
+
+def _funnel(
+    read: Counter[tuple[str, str]],
+    rows: Sequence[dict[str, Any]],
+    kinds: Mapping[str, Mapping[str, _Pool]],
+) -> dict[str, Any]:
+    """Per source dataset, where its claims are lost on the way to a candidate: the claims read
+    (human sources: the units their reader yields, those with a claim and with an over-claim), the
+    self-contained ones (``eligible``), those with a rule's marker on one of the source's axes, then
+    per pair type the drafts and the drafts each reason removed first (``REJECTION_REASONS`` order)
+    per axis, and the candidates kept per axis."""
+    names = sorted({name for name, _ in read} | {source_name(r["source"]) for r in rows})
+    out: dict[str, Any] = {}
+    for name in names:
+        entry: dict[str, Any] = {
+            step: read[name, step]
+            for step in ("units", "claims", "over_claims", "eligible", "with_marker")
+            if (name, step) in read
+        }
+        for kind, named in kinds.items():
+            counts: Counter[tuple[str, str, str]] = sum((p.by_source for p in named.values()), Counter())
+            entry[kind] = {
+                "drafts": {axis: counts[name, axis, "drafts"] for axis in AXES},
+                "removed": {
+                    reason: {axis: counts[name, axis, reason] for axis in AXES}
+                    for reason in REJECTION_REASONS
+                    if any(counts[name, axis, reason] for axis in AXES)
+                },
+                "kept": {
+                    axis: sum(
+                        r["axis"] == axis and r["pair_type"] == kind and source_name(r["source"]) == name
+                        for r in rows
+                    )
+                    for axis in AXES
+                },
+            }
+        out[name] = entry
+    return out
 
 
 def source_name(source: str) -> str:
@@ -805,9 +886,9 @@ def _select_matched(
                 continue
             pool = pool_of[id(candidate)]
             if norm(candidate["calibrated_claim"]) in used or norm(candidate["raised_claim"]) in used:
-                pool.removed.setdefault("claim_on_other_axis", Counter())[axis] += 1
+                pool.drop("claim_on_other_axis", candidate)
             elif mine >= most or taken[key] >= quota.get(key, 0):
-                pool.removed.setdefault("over_marker_quota", Counter())[axis] += 1
+                pool.drop("over_marker_quota", candidate)
             else:
                 used.update({norm(candidate["calibrated_claim"]), norm(candidate["raised_claim"])})
                 taken[key] += 1
@@ -831,9 +912,9 @@ def _select(pools: list[_Pool], most: int, used: set[str]) -> list[tuple[str, di
             candidate, pool = item[1], pool_of[id(item[1])]
             claim = norm(candidate["calibrated_claim"])
             if claim in used or norm(candidate["raised_claim"]) in used:
-                pool.removed.setdefault("claim_on_other_axis", Counter())[axis] += 1
+                pool.drop("claim_on_other_axis", candidate)
             elif mine >= most:
-                pool.removed.setdefault("over_axis_cap", Counter())[axis] += 1
+                pool.drop("over_axis_cap", candidate)
             else:
                 used.update({claim, norm(candidate["raised_claim"])})
                 mine += 1
@@ -871,6 +952,7 @@ def build_forcebench(
         units.extend(mine)
         human_read[spec.name] = {"location": ref.location, "via": ref.via, "units": len(mine)}
     drafts, stats = draft_rows(source_rows, seed, units)
+    funnel = stats.pop("funnel")
     applied = apply_marks(drafts, {} if marks is None else read_marks_file(marks), seed)
     rows = applied.rows
     table = write_split(Path(out_dir), CONFIG, rows, FORCEBENCH_FEATURES)
@@ -913,6 +995,7 @@ def build_forcebench(
         },
         "lints_passed": lint_counts([r for r in rows if r["pair_type"] == "contrast"], DRAFT_LINTS),
         "drafting": stats,
+        "funnel": funnel,
         "source": {
             "name": "attributionbench",
             **read,
