@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from eviscope.builders.forcebench.drafting import draft_rows, source_name
+from eviscope.builders.forcebench.drafting import draft_rows, human_span, source_name
 from eviscope.builders.forcebench.human import (
     HUMAN_SOURCES,
     Unit,
@@ -24,7 +24,7 @@ from eviscope.builders.forcebench.human import (
 )
 from eviscope.core.errors import EviScopeError
 from eviscope.core.sources import resolve
-from eviscope.suites.forcebench.lints import COPY_SHARE, copies_evidence, copy_share
+from eviscope.suites.forcebench.lints import COPY_SHARE, MIN_COVERAGE, copies_evidence, copy_share, coverage
 from eviscope.suites.forcebench.patterns import find_edits
 from eviscope.suites.forcebench.rows import CLAIM_SOURCES, FIELDS, RAISED_SOURCES
 
@@ -176,7 +176,9 @@ def test_insciout_gives_calibrated_claims_and_the_press_office_over_claims(tmp_p
     )
 
 
-def test_vitaminc_keeps_one_supported_claim_per_case_with_a_figure_or_date(tmp_path: Path) -> None:
+def test_vitaminc_keeps_every_distinct_supported_claim_and_a_sentence_without_figures_for_scope(
+    tmp_path: Path,
+) -> None:
     row = {
         "unique_id": "a_1",
         "case_id": "a",
@@ -193,11 +195,17 @@ def test_vitaminc_keeps_one_supported_claim_per_case_with_a_figure_or_date(tmp_p
                 "claim": "Oman had 484 cases by April 10 , 2020 .",
                 "evidence": "As of 10 April 2020 , Oman -LRB- the Sultanate -RRB- has 484 cases .",
             },
-            {
+            {  # a second annotator's claim on a later revision of the same sentence: a claim of its own
                 **row,
                 "unique_id": "a_2",
                 "claim": "Oman had 485 cases .",
                 "evidence": "As of 11 April 2020 , Oman has 485 cases .",
+            },
+            {  # the same claim again: read once
+                **row,
+                "unique_id": "a_3",
+                "claim": "Oman had 485 cases .",
+                "evidence": "As of 12 April 2020 , Oman has 485 cases .",
             },
             {
                 **row,
@@ -207,12 +215,12 @@ def test_vitaminc_keeps_one_supported_claim_per_case_with_a_figure_or_date(tmp_p
                 "claim": "Oman had 9 cases .",
                 "evidence": "As of 2020 , Oman has 484 cases .",
             },
-            {
+            {  # no figure or date: a scope claim at most
                 **row,
                 "unique_id": "c_1",
                 "case_id": "c",
-                "claim": "Oman is a country .",
-                "evidence": "Oman is a country .",
+                "claim": "Most Omani villages are in the mountains .",
+                "evidence": "Most of the villages of Oman lie in the mountains .",
             },
         ],
     )
@@ -224,10 +232,58 @@ def test_vitaminc_keeps_one_supported_claim_per_case_with_a_figure_or_date(tmp_p
             "Oman had 484 cases by April 10, 2020.",
             "As of 10 April 2020, Oman (the Sultanate) has 484 cases.",
             "CC BY-SA 3.0",
-        )
+        ),
+        (
+            "VitaminC:a_2",
+            "Oman",
+            "Oman had 485 cases.",
+            "As of 11 April 2020, Oman has 485 cases.",
+            "CC BY-SA 3.0",
+        ),
+        (
+            "VitaminC:c_1",
+            "Oman",
+            "Most Omani villages are in the mountains.",
+            "Most of the villages of Oman lie in the mountains.",
+            "CC BY-SA 3.0",
+        ),
     ]
-    assert "relation" not in units[0].axes
+    assert [u.axes for u in units] == [("scope", "temporal", "numeric")] * 2 + [("scope",)]
     assert detokenize("It 's `` big '' .") == 'It\'s "big".'
+
+
+def test_a_human_claim_is_shown_the_evidence_sentences_that_cover_it_when_its_marked_ones_do_not() -> None:
+    # the source marks the study's aim, the claim paraphrases its result: the result is the span
+    evidence = (
+        "OBJECTIVE: We compared cloth masks to medical masks in hospital workers. "
+        "RESULTS: Infection rates were highest in the cloth mask arm compared with the medical mask arm."
+    )
+    aim = "OBJECTIVE: We compared cloth masks to medical masks in hospital workers."
+    unit = Unit("Check-COVID:x", "MIT", "", evidence, aim, "")
+    claim = "Compared to medical masks, cloth masks are associated with higher infection rates."
+    span = human_span(unit, claim)
+    assert span.text.startswith("RESULTS: Infection rates were highest") and span.evidence == evidence
+    assert coverage(span.text, claim) >= MIN_COVERAGE > coverage(aim, claim)
+    # a marked span that covers the claim is kept; evidence that covers it nowhere keeps the marked span
+    assert human_span(unit, "Cloth masks were compared to medical masks in hospital workers.").text == aim
+    assert human_span(unit, "Vitamin D is associated with fewer colds in winter.").text == aim
+
+
+def test_a_real_check_covid_claim_is_shown_the_result_sentence_it_paraphrases() -> None:
+    if not os.environ.get("EVISCOPE_CHECK_COVID"):
+        pytest.skip("EVISCOPE_CHECK_COVID not set: no copy of Check-COVID to read")
+    spec = next(s for s in HUMAN_SOURCES if s.name == "check_covid")
+    unit = next(
+        u
+        for u in read_units(spec, resolve("check_covid", None))
+        if u.source.endswith("5fb42ba104ded09dac378c2a_1")
+    )
+    assert unit.span.startswith("OBJECTIVE: The aim of this study")
+    span = human_span(unit, unit.claim)
+    assert span.text.startswith(
+        "RESULTS: The rates of all infection outcomes were highest in the cloth mask arm"
+    )
+    assert span.text in unit.evidence and coverage(span.text, unit.claim) >= MIN_COVERAGE
 
 
 def test_check_covid_joins_a_supported_claim_to_its_abstract_sentences(tmp_path: Path) -> None:
@@ -421,7 +477,7 @@ def test_human_claims_are_drafted_with_their_source_and_licence_and_an_over_clai
     ("name", "units", "over_claims"),
     [
         ("insciout", 515, {"relation": 109}),
-        ("vitaminc_real", 8080, {}),
+        ("vitaminc_real", 17071, {}),
         ("check_covid", 502, {}),
         ("missciplus", 101, {"relation": 44, "scope": 40}),
         ("citation_integrity", 832, {}),

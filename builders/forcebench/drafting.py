@@ -695,7 +695,9 @@ def draft_rows(
     each source (``_interleave``). Controls: claims whose span says the stronger marker, lowered with
     the contrast pairs' markers (``lowerings``), drawn in proportion to how often the contrast pairs
     use each marker (``_select_matched``), at most ``CONTROLS_PER_AXIS`` per axis. No calibrated claim
-    is on two axes or in two pairs, and no claim copies its evidence (``copies_evidence``).
+    is on two axes or in two pairs, and no claim copies its evidence (``copies_evidence``). A human
+    claim's span is ``human_span``. The statistics hold, per pool, the drafts and what removed them,
+    and ``funnel``: per source dataset, every step from the claims read to the candidates (``_funnel``).
     """
     claim_units: list[tuple[Origin, str, Span, str, tuple[str, ...]]] = []
     read: Counter[tuple[str, str]] = Counter()  # (source dataset, step) → claims
