@@ -24,6 +24,7 @@ from eviscope.builders.forcebench.drafting import (
     rejection_reasons,
     source_name,
 )
+from eviscope.builders.forcebench.funnel import funnel_table
 from eviscope.builders.forcebench.human import HUMAN_SOURCES
 from eviscope.core.errors import EviScopeError
 from eviscope.core.normalize import contains, norm
@@ -208,6 +209,10 @@ def test_the_funnel_accounts_for_every_draft_of_every_source(built: tuple[Path, 
     # every distinct supported VitaminC claim is read (one per case gave 8,080 of 17,071)
     assert funnel["VitaminC"]["units"] == report["human_sources"]["vitaminc_real"]["units"] > 17000
     assert funnel["VitaminC"]["contrast"]["kept"]["temporal"] > 0
+    # the card prints this build's funnel as the report gives it
+    card = " ".join((REPO / "dataset" / "README.md").read_text(encoding="utf-8").split())
+    for line in funnel_table(funnel).splitlines():
+        assert " ".join(line.split()) in card, line
 
 
 def _assert_evidence_blind_baselines_near_chance(rows: list[dict], most: float = 0.60) -> None:
