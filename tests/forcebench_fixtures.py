@@ -24,6 +24,18 @@ def require_attributionbench() -> Path:
     return path
 
 
+def human_sources() -> dict:
+    """The human-claim sources (issue 33) named by their ``EVISCOPE_<NAME>`` variables; a source not
+    named is left out of the build, as ``eviscope build`` leaves it out."""
+    from eviscope.builders.forcebench.human import HUMAN_SOURCES
+    from eviscope.core.sources import resolve
+
+    return {
+        spec.name: resolve(spec.name, None) if os.environ.get(f"EVISCOPE_{spec.name.upper()}") else None
+        for spec in HUMAN_SOURCES
+    }
+
+
 def make_row(row_id: str, axis: str, calibrated: str, raised: str, **extra: object) -> dict:
     """A ForceBench row whose evidence is the calibrated claim inside a short passage."""
     evidence = f"Background sentence. {calibrated} Closing sentence."
@@ -40,7 +52,9 @@ def make_row(row_id: str, axis: str, calibrated: str, raised: str, **extra: obje
         "rationale": "The raised claim exceeds the evidence.",
         "source": "AttributionBench/Test:Test_1",
         "annotation_status": "drafted",
-        "claim_source": "evidence_sentence",
+        "claim_source": "attribution_claim",
+        "raised_source": "edit",
+        "source_license": "Apache-2.0",
         "pair_type": "contrast",
         "split": "pool",
     }

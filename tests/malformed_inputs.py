@@ -56,10 +56,11 @@ class Inputs:
 
     @cached_property
     def fb(self) -> list[dict[str, Any]]:
-        """One valid ForceBench prediction per row, from one evaluator."""
+        """One valid ForceBench prediction per row, from one evaluator, the `eval` rows first (a case
+        that drops the first prediction drops one the headline scores)."""
         return [
             {"id": row["id"], "evaluator": "probe", "score_safe": 1.0, "score_raised": 0.0}
-            for row in self.forcebench_rows
+            for row in sorted(self.forcebench_rows, key=lambda row: row.get("split") != "eval")
         ]
 
 
@@ -877,7 +878,7 @@ FORCEBENCH: list[Case] = [
         "fb-second-evaluator-short",
         "forcebench",
         "evaluator 'second' has no prediction for ids",
-        fb(lambda ps: [*ps, *({**p, "evaluator": "second"} for p in ps[:-1])]),
+        fb(lambda ps: [*ps, *({**p, "evaluator": "second"} for p in ps[1:])]),
     ),
     Case(
         "fb-huge-id-1mb",

@@ -344,13 +344,13 @@ def test_forcebench_loads_offline_beside_the_eviscope_configs(built_dataset: Pat
     rows = _load(built_dataset, "forcebench", tmp_path / "cache")
     assert rows.features == FORCEBENCH_FEATURES
     assert rows.num_rows >= 200
-    # every axis is there; temporal is the scarcest (the AttributionBench copy allows 14 temporal
-    # contrast candidates under the paper's axis definitions: the card's 'What AttributionBench allows')
-    assert min(Counter(rows["axis"]).values()) >= 12
+    # every axis is there; temporal is the scarcest (35 contrast candidates, VitaminC's dated states)
+    assert min(Counter(rows["axis"]).values()) >= 30
     # settled by the committed annotation marks: every eval row adjudicated; a candidate no mark
-    # settles yet (drafted) waits in pool
+    # settles yet (drafted) waits in pool. Until issue 33's human-claim candidates are annotated, the
+    # eval split is the 46 cited-claim rows the earlier marks still settle
     status = Counter(zip(rows["split"], rows["annotation_status"], strict=True))
-    assert status[("eval", "adjudicated")] >= 200 and set(status) <= {
+    assert status[("eval", "adjudicated")] >= 40 and set(status) <= {
         ("eval", "adjudicated"),
         ("pool", "adjudicated"),
         ("pool", "drafted"),
@@ -372,7 +372,7 @@ def test_card_prose_states_the_built_composition(built_dataset: Path) -> None:
     severity = ", ".join(f"{s}: {n}" for s, n in forcebench["severity"].items())
     assert f"The {forcebench['rows']} pairs ({axes}; severity {severity})" in text
     sources = ", ".join(
-        f"{name.split('/', 1)[1]} {n}"
+        f"{name.split('/', 1)[-1]} {n}"
         for name, n in sorted(forcebench["source_dataset"].items(), key=lambda item: (-item[1], item[0]))
     )
     assert f"Rows per source dataset: {sources};" in text

@@ -119,8 +119,9 @@ def test_deontic_shifts_are_modality_never_relation(claim: str, axis: str) -> No
             "not paid for seismic upgrades.",
             "unnatural_claim",
         ),
-        (  # fb-88a6b355a9: an imperative question, not a statement
-            "Think, who are the top 3-5 stakeholders that you want deeply involved in the planning and "
+        (  # fb-88a6b355a9 ("the top 3-5 stakeholders": a range now gives no draft, range_cut): an
+            # imperative question, not a statement
+            "Think, who are the roughly 5 stakeholders that you want deeply involved in the planning and "
             "review of the product roadmap.",
             None,
             "unnatural_claim",
@@ -165,7 +166,8 @@ def test_each_rule_rejects_the_real_claim_it_was_written_for(
 
 def test_a_claim_on_two_axes_is_kept_on_one_only() -> None:
     claim = "Some studies suggest that coffee may reduce fatigue in adults."
-    rows, stats = draft_rows([_source(claim, claim)])
+    passage = "Some studies suggest that coffee, taken daily, may reduce fatigue among adults."
+    rows, stats = draft_rows([_source(claim, passage)])
     contrast = [r for r in rows if r["pair_type"] == "contrast"]
     assert len(contrast) == 1
     removed = stats["contrast/attribution_claim"]["rejected"]
@@ -185,12 +187,12 @@ def test_controls_only_use_markers_of_the_contrast_pairs() -> None:
     sources = [
         _source(
             "Coffee may reduce fatigue in shift workers.",
-            "Coffee may reduce fatigue in shift workers.",
+            "In shift workers, coffee may reduce fatigue.",
             "H_1",
         ),
         _source(
             "The new vaccine will reduce hospital admissions in older adults.",
-            "Trials show the new vaccine will reduce hospital admissions in older adults.",
+            "Trials show that in older adults the new vaccine will reduce hospital admissions.",
             "H_2",
         ),
         _source(
@@ -236,14 +238,29 @@ def test_numeric_controls_lower_only_quantities(sentence: str) -> None:
 
 def test_a_control_whose_lowering_breaks_the_grammar_is_not_drafted() -> None:
     # drafted before issue 24's checks: "Shingles is were associated with by the same virus ..."
+    # and since issue 33 (VitaminC): "an infectious disease was associated with by the … coronavirus"
     contrast = "Heavy drinking and smoking were associated with liver damage in the cohort."
+    passage = "In the cohort, heavy drinking and smoking were associated with liver damage."
     control = "Shingles is caused by the same virus that causes chickenpox."
-    rows, stats = draft_rows([_source(contrast, contrast, "H_1"), _source(control, control, "H_2")])
+    passage_2 = "The virus that causes chickenpox is the one by which shingles is caused."
+    rows, _ = draft_rows([_source(contrast, passage, "H_1"), _source(control, passage_2, "H_2")])
     assert [r["raised_claim"] for r in rows if r["pair_type"] == "contrast"] == [
         "Heavy drinking and smoking caused liver damage in the cohort."
     ]
-    assert not any(" is were " in r["calibrated_claim"] for r in rows)
-    assert sum(stats["licensed/attribution_claim"]["rejected"]["unnatural_claim"].values()) >= 1
+    assert not any(" is were " in r["calibrated_claim"] or " with by " in r["calibrated_claim"] for r in rows)
+    weak = [
+        weak
+        for weak, _ in lowerings(
+            control,
+            Counter(
+                {
+                    ("relation", "association-to-causation", "is associated with", "causes"): 1,
+                    ("relation", "association-to-causation", "was associated with", "caused"): 1,
+                }
+            ),
+        )
+    ]
+    assert not any(" by " in w.split("associated with", 1)[-1][:4] for w in weak), weak
 
 
 def test_as_of_is_not_raised_to_currently_in_a_present_perfect() -> None:
@@ -260,9 +277,9 @@ def test_as_of_is_not_raised_to_currently_in_a_present_perfect() -> None:
 def test_an_arranged_future_is_no_prediction_and_licenses_will(verb: str) -> None:
     # fb-a6570141de: "is set to earn" a contracted salary already says "will earn"
     claim = f"Golden State Warriors superstar Stephen Curry is {verb} to earn $48.07 million in 2022-23."
-    assert list(find_edits(claim, "temporal")) == []
+    assert list(find_edits(claim, "modality")) == []
     expected = "Stephen Curry is expected to earn $48.07 million in 2022-23."
-    edit = next(find_edits(expected, "temporal"))
+    edit = next(find_edits(expected, "modality"))
     assert edit.raised == "Stephen Curry will earn $48.07 million in 2022-23."
     assert licenses_raised(f"Stephen Curry is {verb} to earn $48.07 million in 2022-23.", edit)
 
@@ -274,7 +291,9 @@ def test_a_control_is_not_lowered_inside_a_superlative() -> None:
         "Epstein-managed Liverpool group to achieve this on all charts."
     )
     contrast = _source("Many types of competitive skiing events are recognized by the IOC.", "", "H_1")
-    contrast["references"] = ["Many types of competitive skiing events are recognized by the IOC."]
+    contrast["references"] = [
+        "Today many types of competitive skiing events are by now recognized by the IOC."
+    ]
     rows, stats = draft_rows([contrast, _source(sentence, sentence, "H_2")])
     assert [r for r in rows if r["pair_type"] == "licensed"] == []
     removed = stats["licensed/attribution_claim"]["rejected"]

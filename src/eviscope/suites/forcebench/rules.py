@@ -14,43 +14,45 @@ would already warrant the raised form (``licensing``: the checks of
 ``raised_form``, ``severity_doc``). The table is :func:`rules_table`, and a test holds this
 docstring to it:
 
-| axis     | rule                              | limiter in the evidence                                                                                                                                                                                          | raised form                                                                                     | severity       |
-|----------|-----------------------------------|------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------|-------------------------------------------------------------------------------------------------|----------------|
-| relation | `association-to-causation`        | `is/are/was/were associated with`, `linked to/with`, `correlated with`                                                                                                                                           | `causes/cause/caused` (`also`/`often` kept); `determines` before `the degree/extent/level/… of` | 2              |
-| relation | `association-to-proven-causation` | `has/have been associated with / linked to / correlated with`                                                                                                                                                    | `has/have been shown to cause`                                                                  | 2              |
-| relation | `associated-to-caused-by`         | `associated with`, `linked to/with`, `related to` after an outcome noun (`deaths related to X`)                                                                                                                  | `caused by`                                                                                     | 2              |
-| relation | `help-to-direct-effect`           | `help(s) (to) VERB` for a listed effect verb (`prevent`, `reduce`, `protect`, …)                                                                                                                                 | `VERB(s)`; rejected: `not_association_to_causation`                                             | 2              |
-| relation | `treatment-to-cure`               | `to/can/may/might/could/will/help(s) treat`                                                                                                                                                                      | `… cure`; rejected: `not_association_to_causation`                                              | 2              |
-| relation | `risk-increase-to-causation`      | `increase(s/d)/raise(s/d) the risk/chance/likelihood/odds of`                                                                                                                                                    | `cause(s/d)`                                                                                    | 2              |
-| relation | `risk-reduction-to-prevention`    | `reduce(s/d)/lower(s/ed)/decrease(s/d) the risk/chance/likelihood/odds of`                                                                                                                                       | `prevent(s/ed)`                                                                                 | 2              |
-| relation | `risk-factor-to-cause`            | `a risk factor for`, `risk factors for`                                                                                                                                                                          | `a cause of`, `causes of`                                                                       | 2              |
-| relation | `contribution-to-causation`       | `contribute(s/d) to` (not before an `-ing` word)                                                                                                                                                                 | `cause(s/d)`                                                                                    | 1              |
-| modality | `recommendation-to-obligation`    | `is/are recommended`, `recommend(s)` (not before `no`, `not`, `against`)                                                                                                                                         | `is/are required`, `require(s)`                                                                 | 2              |
-| modality | `advice-to-obligation`            | `should`, `ought to` (not in a `whether`/`if` sentence, not `should be noted/mentioned/…`)                                                                                                                       | `must`                                                                                          | 2              |
-| relation | `influence-to-determination`      | `can/may/could/…/that/which/it influence(s)` (a verb, not before a comma)                                                                                                                                        | `… determine(s)`                                                                                | 2              |
-| relation | `partial-to-sole-cause`           | `partly/partially/in part/largely` before `due to`, `because`, `caused by`, …                                                                                                                                    | deleted                                                                                         | 2              |
-| modality | `possibility-to-certainty`        | `may`, `might`, `could` (not `… not`, not `… have`; not `could` in a past-tense sentence or before `be …ed`)                                                                                                     | `will`                                                                                          | 2              |
-| modality | `hedge-adverb-to-certainty`       | `possibly`, `potentially`, `perhaps`, `probably`, `will/would likely`                                                                                                                                            | `definitely` / `certainly`                                                                      | 2              |
-| modality | `likelihood-to-certainty`         | `is/are/was/were (very/highly/more) likely to`                                                                                                                                                                   | `… certain to`                                                                                  | 2              |
-| modality | `suggestion-to-proof`             | `suggest(s/ed) that`, `indicate(s/d) that`                                                                                                                                                                       | `prove(s/d) that`                                                                               | 2              |
-| modality | `belief-to-knowledge`             | `is/are/was/were thought/believed/considered/said/presumed/suspected to`                                                                                                                                         | `… known to`                                                                                    | 2              |
-| modality | `frequency-to-universality`       | `sometimes`, `often`, `frequently`, `usually`, `generally`, `typically`, `commonly` (not before `known as`, `called`, …)                                                                                         | `always`; rejected: `frequency_not_modality`                                                    | 2              |
-| scope    | `quantifier-to-universal`         | `some`, `many`, `several`, `most` before `of` or a plural noun (not `times`, `years`, …; not after `is/are/was/were`, `as`, `how`, `so`, `too`; not before `N, including`/`such as`; not with `others` after it) | `all`                                                                                           | 3 / 2 / 2 / 1  |
-| scope    | `majority-to-universal`           | `the/a majority of`                                                                                                                                                                                              | `all of`                                                                                        | 1              |
-| scope    | `mainly-to-only`                  | `mainly`, `primarily`, `chiefly` / `mostly`, `largely`, `predominantly`                                                                                                                                          | `only` / `entirely` (`only` after a modal: `will mostly come` → `will only come`)               | 2              |
-| scope    | `some-cases-to-all-cases`         | `in some/many/most cases`                                                                                                                                                                                        | `in all cases`                                                                                  | 2              |
-| scope    | `population-to-general`           | `in/among/for` + a study population (`children`, `women`, `mice`, `patients with X`, …)                                                                                                                          | deleted; rejected: `qualifier_deleted`                                                          | 2 (animals: 3) |
-| scope    | `jurisdiction-to-general`         | `in/across/throughout` + a named jurisdiction (`the United States`, `the UK`, `California`, …), not in a list, not right after a verb or a number (an event's place or a count's, not a scope)                   | deleted; rejected: `qualifier_deleted`                                                          | 2              |
-| temporal | `as-of-to-current`                | `as of [month] [day,] year`, `as of the year census/survey/estimates/figures/data`, in a sentence without `was/were/had/did`, `today/currently/now` or a present perfect (`has been`)                            | `currently`                                                                                     | 2              |
-| temporal | `prediction-to-future-fact`       | `is/are expected/projected/predicted/forecast/planned/poised/anticipated/on track to` (not `set`/`scheduled`/`slated to`: an arranged future that `will` restates)                                               | `will`                                                                                          | 2              |
-| temporal | `past-state-to-present`           | `was/were the` + superlative or office (`largest`, `capital`, `president`, …), in a sentence with no date or time phrase                                                                                         | `is/are the …`                                                                                  | 2              |
-| temporal | `past-count-to-present`           | `had a population of`, `had N employees/members/residents/…` (not in a dated attribution frame: `According to the 2010 census`)                                                                                  | `has …`                                                                                         | 2              |
-| temporal | `past-ranking-to-present`         | `was/were ranked/rated/named/voted/listed` (not `named after/for`), in a sentence with no date or time phrase                                                                                                    | `is/are …`                                                                                      | 2              |
-| temporal | `since-date-to-timeless`          | `since [month] [day,] year` ending a clause, in a sentence with `has`/`have`                                                                                                                                     | `for all time`; rejected: `unnatural_raise`                                                     | 1              |
-| temporal | `current-to-timeless`             | `currently`, `at present`, `presently`, `is/are now` (not `what is now`)                                                                                                                                         | `always`; rejected: `unnatural_raise`                                                           | 1              |
-| numeric  | `approximation-to-exact`          | `about`, `approximately`, `around`, `roughly`, `circa`, `close to`, `(an) estimated`, `some`, `nearly`, `almost` + number                                                                                        | deleted (exact point; `in` before a bare year)                                                  | 1              |
-| numeric  | `bound-to-exact`                  | `more/less/fewer than`, `over`, `under`, `at least`, `at most`, `up to`, `upwards of` + number                                                                                                                   | deleted; rejected: `bound_deletion_only`                                                        | 2              |
-| numeric  | `range-to-endpoint`               | `N to/–M` with N < M (not a year range or a score, no `from`/`between` just before)                                                                                                                              | `M` (range becomes endpoint)                                                                    | 2              |
+| axis     | rule                              | limiter in the evidence                                                                                                                                                                                              | raised form                                                                                     | severity       |
+|----------|-----------------------------------|----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------|-------------------------------------------------------------------------------------------------|----------------|
+| relation | `association-to-causation`        | `is/are/was/were associated with`, `linked to/with`, `correlated with`                                                                                                                                               | `causes/cause/caused` (`also`/`often` kept); `determines` before `the degree/extent/level/… of` | 2              |
+| relation | `associated-change-to-effect`     | `is/are associated with / linked to` + `increased/higher/greater/more` or `reduced/lower/decreased/less/fewer`                                                                                                       | `increase(s)` / `reduce(s)` (a person's causal verb for the same change)                        | 2              |
+| relation | `association-to-proven-causation` | `has/have been associated with / linked to / correlated with`                                                                                                                                                        | `has/have been shown to cause`                                                                  | 2              |
+| relation | `associated-to-caused-by`         | `associated with`, `linked to/with`, `related to` after an outcome noun (`deaths related to X`)                                                                                                                      | `caused by`                                                                                     | 2              |
+| relation | `help-to-direct-effect`           | `help(s) (to) VERB` for a listed effect verb (`prevent`, `reduce`, `protect`, …)                                                                                                                                     | `VERB(s)`; rejected: `not_association_to_causation`                                             | 2              |
+| relation | `treatment-to-cure`               | `to/can/may/might/could/will/help(s) treat`                                                                                                                                                                          | `… cure`; rejected: `not_association_to_causation`                                              | 2              |
+| relation | `risk-increase-to-causation`      | `increase(s/d)/raise(s/d) the risk/chance/likelihood/odds of`                                                                                                                                                        | `cause(s/d)`                                                                                    | 2              |
+| relation | `risk-reduction-to-prevention`    | `reduce(s/d)/lower(s/ed)/decrease(s/d) the risk/chance/likelihood/odds of`                                                                                                                                           | `prevent(s/ed)`                                                                                 | 2              |
+| relation | `risk-factor-to-cause`            | `a risk factor for`, `risk factors for`                                                                                                                                                                              | `a cause of`, `causes of`                                                                       | 2              |
+| relation | `contribution-to-causation`       | `contribute(s/d) to` (not before an `-ing` word)                                                                                                                                                                     | `cause(s/d)`                                                                                    | 1              |
+| modality | `recommendation-to-obligation`    | `is/are recommended`, `recommend(s)` (not before `no`, `not`, `against`)                                                                                                                                             | `is/are required`, `require(s)`                                                                 | 2              |
+| modality | `advice-to-obligation`            | `should`, `ought to` (not in a `whether`/`if` sentence, not `should be noted/mentioned/…`)                                                                                                                           | `must`                                                                                          | 2              |
+| relation | `influence-to-determination`      | `can/may/could/…/that/which/it influence(s)` (a verb, not before a comma)                                                                                                                                            | `… determine(s)`                                                                                | 2              |
+| relation | `partial-to-sole-cause`           | `partly/partially/in part/largely` before `due to`, `because`, `caused by`, …                                                                                                                                        | deleted                                                                                         | 2              |
+| modality | `possibility-to-certainty`        | `may`, `might`, `could` (not `… not`, not `… have`; not `could` in a past-tense sentence or before `be …ed`)                                                                                                         | `will`                                                                                          | 2              |
+| modality | `hedge-adverb-to-certainty`       | `possibly`, `potentially`, `perhaps`, `probably`, `will/would likely`                                                                                                                                                | `definitely` / `certainly`                                                                      | 2              |
+| modality | `likelihood-to-certainty`         | `is/are/was/were (very/highly/more) likely to`                                                                                                                                                                       | `… certain to`                                                                                  | 2              |
+| modality | `forecast-to-certainty`           | `is/are expected/projected/predicted/forecast/planned/poised/anticipated/on track to` (not `set`/`scheduled`/`slated to`: an arranged future that `will` restates)                                                   | `will`                                                                                          | 2              |
+| modality | `suggestion-to-proof`             | `suggest(s/ed) that`, `indicate(s/d) that`                                                                                                                                                                           | `prove(s/d) that`                                                                               | 2              |
+| modality | `belief-to-knowledge`             | `is/are/was/were thought/believed/considered/said/presumed/suspected to`                                                                                                                                             | `… known to`                                                                                    | 2              |
+| modality | `frequency-to-universality`       | `sometimes`, `often`, `frequently`, `usually`, `generally`, `typically`, `commonly` (not before `known as`, `called`, …)                                                                                             | `always`; rejected: `frequency_not_modality`                                                    | 2              |
+| scope    | `quantifier-to-universal`         | `some`, `many`, `several`, `most` before `of` or a plural noun (not `times`, `years`, …; not after `is/are/was/were`, `as`, `how`, `so`, `too`; not before `N, including`/`such as`; not with `others` after it)     | `all`                                                                                           | 3 / 2 / 2 / 1  |
+| scope    | `majority-to-universal`           | `the/a majority of`                                                                                                                                                                                                  | `all of`                                                                                        | 1              |
+| scope    | `mainly-to-only`                  | `mainly`, `primarily`, `chiefly` / `mostly`, `largely`, `predominantly`                                                                                                                                              | `only` / `entirely` (`only` after a modal: `will mostly come` → `will only come`)               | 2              |
+| scope    | `some-cases-to-all-cases`         | `in some/many/most cases`                                                                                                                                                                                            | `in all cases`                                                                                  | 2              |
+| scope    | `population-to-general`           | `in/among/for` + a study population (`children`, `women`, `mice`, `patients with X`, …)                                                                                                                              | deleted; rejected: `qualifier_deleted`                                                          | 2 (animals: 3) |
+| scope    | `jurisdiction-to-general`         | `in/across/throughout` + a named jurisdiction (`the United States`, `the UK`, `California`, …), not in a list, not right after a verb or a number (an event's place or a count's, not a scope)                       | deleted; rejected: `qualifier_deleted`                                                          | 2              |
+| temporal | `as-of-to-current`                | `as of [month] [day,] year`, `as of the year census/survey/estimates/figures/data`, in a sentence without `was/were/had/did/became/remained`, `today/currently/now/to date/so far` or a present perfect (`has been`) | `Currently` opening the sentence; deleted elsewhere (the undated present)                       | 2              |
+| temporal | `past-state-to-present`           | `was/were the` + superlative or office (`largest`, `capital`, `president`, …), in a sentence with no date or time phrase                                                                                             | `is/are the …`                                                                                  | 2              |
+| temporal | `past-count-to-present`           | `had a population of`, `had N employees/members/residents/…` (not in a dated attribution frame: `According to the 2010 census`)                                                                                      | `has …`                                                                                         | 2              |
+| temporal | `past-ranking-to-present`         | `was/were ranked/rated/listed` (not `named`/`voted`: an event, which `is named` does not make current), in a sentence with no date or time phrase                                                                    | `is/are …`                                                                                      | 2              |
+| temporal | `since-date-to-timeless`          | `since [month] [day,] year` ending a clause, in a sentence with `has`/`have`                                                                                                                                         | `for all time`; rejected: `unnatural_raise`                                                     | 1              |
+| temporal | `so-far-to-undated`               | `so far`, `to date`, `as of this/last spring/…/year` closing a clause, in a present-tense sentence (`is/are/has/have/remains/…`) without `was/were/had/did/will/would/yet`                                           | deleted (the undated present)                                                                   | 2              |
+| temporal | `current-to-timeless`             | `currently`, `at present`, `presently`, `is/are now` (not `what is now`)                                                                                                                                             | `always`; rejected: `unnatural_raise`                                                           | 1              |
+| numeric  | `approximation-to-exact`          | `about`, `approximately`, `around`, `roughly`, `circa`, `close to`, `(an) estimated`, `some`, `nearly`, `almost` + number                                                                                            | deleted (exact point; `in` before a bare year)                                                  | 1              |
+| numeric  | `bound-to-exact`                  | `more/less/fewer than`, `over`, `under`, `at least`, `at most`, `up to`, `upwards of` + number                                                                                                                       | deleted; rejected: `bound_deletion_only`                                                        | 2              |
+| numeric  | `range-to-endpoint`               | `N to/–M` with N < M (not a year range, a date range or a score, no `from`/`between` just before)                                                                                                                    | `M` (range becomes endpoint); rejected: `range_cut`                                             | 2              |
 
 A limiter right after a negation (`not`, `no`, `never`, `n't`, `without`) is not rewritten.
 """
@@ -248,6 +250,14 @@ _ADVICE = r"\b(?:recommend\w*|advis\w*|suggest\w*|should|encourag\w*|urged?)\b"
 _OBLIGATION = r"\b(?:requir\w*|must|mandatory|obligat\w*|compulsory)\b"
 
 
+_CHANGE_VERB = {
+    **dict.fromkeys(("increased", "higher", "greater", "more"), "increase"),
+    **dict.fromkeys(("reduced", "lower", "decreased", "less", "fewer"), "reduce"),
+}
+"""The causal verb a person writes for an association with a change (``associated with higher
+mortality`` → ``increases mortality``)."""
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "relation",
@@ -265,6 +275,22 @@ RULES: tuple[Rule, ...] = (
         licensing=Licensing(marker(_ASSOCIATION), raised_marker(_CAUSAL + r"|\bdetermin\w*")),
         limiter="`is/are/was/were associated with`, `linked to/with`, `correlated with`",
         raised_form="`causes/cause/caused` (`also`/`often` kept); `determines` before `the degree/extent/level/… of`",
+    ),
+    Rule(
+        "relation",
+        "associated-change-to-effect",
+        re.compile(
+            r"\b(is|are) (?:(?:strongly|significantly|independently) )?(?:associated with|linked to|linked with) "
+            r"(increased|higher|greater|more|reduced|lower|decreased|less|fewer)\b"
+        ),
+        lambda m: _CHANGE_VERB[m.group(2).lower()] + ("s" if m.group(1) == "is" else ""),
+        2,
+        "an association with a change, not the change's cause",
+        licensing=Licensing(
+            marker(_ASSOCIATION), raised_marker(_CAUSAL + r"|\b(?:increas|reduc|rais|lower)(?:es|ed)\b")
+        ),
+        limiter="`is/are associated with / linked to` + `increased/higher/greater/more` or `reduced/lower/decreased/less/fewer`",
+        raised_form="`increase(s)` / `reduce(s)` (a person's causal verb for the same change)",
     ),
     Rule(
         "relation",
@@ -517,6 +543,25 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "modality",
+        "forecast-to-certainty",
+        re.compile(
+            r"\b(?:is|are) (?:expected|projected|predicted|forecast|planned|poised|anticipated|on track) to\b"
+        ),
+        _const("will"),
+        2,
+        "a forecast, not a certain future",
+        licensing=Licensing(
+            marker(
+                r"\b(?:expected|projected|predicted|forecast|anticipated|planned|poised"
+                r"|on track|estimated to|likely to|aims? to|plans? to)\b"
+            ),
+            raised_marker(r"\bwill\b|\bshall\b|\b(?:set|scheduled|slated) to\b"),
+        ),
+        limiter="`is/are expected/projected/predicted/forecast/planned/poised/anticipated/on track to` (not `set`/`scheduled`/`slated to`: an arranged future that `will` restates)",
+        raised_form="`will`",
+    ),
+    Rule(
+        "modality",
         "suggestion-to-proof",
         re.compile(r"\b(suggests|suggest|suggested|indicates|indicate|indicated) that\b"),
         _pick(
@@ -684,39 +729,21 @@ RULES: tuple[Rule, ...] = (
         "temporal",
         "as-of-to-current",
         re.compile(
-            rf"\b[Aa]s of (?:(?:early |mid-|late |the end of )?(?:{_MONTHS}) )?(?:\d{{1,2}},? )?(?:19|20)\d\d\b"
-            r"|\b[Aa]s of the (?:19|20)\d\d (?:census|survey|estimates?|figures|data)\b"
+            rf"(?:^|,? )[Aa]s of (?:(?:early |mid-|late |the end of )?(?:{_MONTHS}) )?(?:\d{{1,2}}(?:st|nd|rd|th)?,? )?"
+            rf"(?:(?:{_MONTHS}) )?(?:19|20)\d\d\b"
+            r"|(?:^|,? )[Aa]s of the (?:19|20)\d\d (?:census|survey|estimates?|figures|data)\b"
         ),
-        _const("currently"),
+        lambda m: "Currently" if m.start() == 0 else "",
         2,
         "a state as of a given date, not the current state",
         veto=re.compile(
-            r"\b(?:was|were|had|did|today|currently|now|at present|presently)\b"
+            r"\b(?:was|were|had|did|became|remained|today|currently|now|at present|presently|to date|so far)\b"
             r"|\b(?:has|have)(?: not| never| also| only| long)? (?:been|\w+ed|\w+en)\b",
             re.I,
         ),
         licensing=Licensing(same_year, raised_marker(r"\b(?:currently|now|today|at present|presently)\b")),
-        limiter="`as of [month] [day,] year`, `as of the year census/survey/estimates/figures/data`, in a sentence without `was/were/had/did`, `today/currently/now` or a present perfect (`has been`)",
-        raised_form="`currently`",
-    ),
-    Rule(
-        "temporal",
-        "prediction-to-future-fact",
-        re.compile(
-            r"\b(?:is|are) (?:expected|projected|predicted|forecast|planned|poised|anticipated|on track) to\b"
-        ),
-        _const("will"),
-        2,
-        "a prediction, not a settled future fact",
-        licensing=Licensing(
-            marker(
-                r"\b(?:expected|projected|predicted|forecast|anticipated|planned|poised"
-                r"|on track|estimated to|likely to|aims? to|plans? to)\b"
-            ),
-            raised_marker(r"\bwill\b|\bshall\b|\b(?:set|scheduled|slated) to\b"),
-        ),
-        limiter="`is/are expected/projected/predicted/forecast/planned/poised/anticipated/on track to` (not `set`/`scheduled`/`slated to`: an arranged future that `will` restates)",
-        raised_form="`will`",
+        limiter="`as of [month] [day,] year`, `as of the year census/survey/estimates/figures/data`, in a sentence without `was/were/had/did/became/remained`, `today/currently/now/to date/so far` or a present perfect (`has been`)",
+        raised_form="`Currently` opening the sentence; deleted elsewhere (the undated present)",
     ),
     Rule(
         "temporal",
@@ -759,7 +786,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "temporal",
         "past-ranking-to-present",
-        re.compile(r"\b(was|were) (ranked|rated|named|voted|listed)\b(?! after\b| for\b| in hono| by\b)"),
+        re.compile(r"\b(was|were) (ranked|rated|listed)\b(?! after\b| for\b| in hono| by\b)"),
         lambda m: {"was": "is", "were": "are"}[m.group(1)] + " " + m.group(2),
         2,
         "a ranking at a past date, not the current one",
@@ -770,7 +797,7 @@ RULES: tuple[Rule, ...] = (
             lambda span, m: bool(re.search(re.escape(m.group(0)), span, re.I)),
             lambda span, m: bool(re.search(rf"\b(?:is|are) {re.escape(m.group(2))}\b", span, re.I)),
         ),
-        limiter="`was/were ranked/rated/named/voted/listed` (not `named after/for`), in a sentence with no date or time phrase",
+        limiter="`was/were ranked/rated/listed` (not `named`/`voted`: an event, which `is named` does not make current), in a sentence with no date or time phrase",
         raised_form="`is/are …`",
     ),
     Rule(
@@ -787,6 +814,31 @@ RULES: tuple[Rule, ...] = (
         licensing=Licensing(same_year, raised_marker(r"\b(?:always|forever|for all time)\b")),
         limiter="`since [month] [day,] year` ending a clause, in a sentence with `has`/`have`",
         raised_form="`for all time`",
+    ),
+    Rule(
+        "temporal",
+        "so-far-to-undated",
+        re.compile(
+            r",? (?:so far|to date|as of (?:this|last) (?:spring|summer|autumn|fall|winter|week|month|year))(?=[,.;]| and\b| but\b)"
+        ),
+        _const(""),
+        2,
+        "a state up to a given time, not a settled one",
+        veto=re.compile(
+            r"\b(?:was|were|had|did|will|would|yet)\b"
+            r"|^(?!.*\b(?:is|are|has|have|remains?|makes? up|holds?|stands? at|totals?)\b)",
+            re.I,
+        ),
+        licensing=Licensing(
+            marker(
+                r"\b(?:so far|to date|as of|through|until|by (?:the end of )?(?:{_MONTHS})|up to|initial|early|preliminary|(?:19|20)\d\d)\b".replace(
+                    "{_MONTHS}", _MONTHS
+                )
+            ),
+            raised_marker(r"\b(?:always|permanently|consistently|in general|generally)\b"),
+        ),
+        limiter="`so far`, `to date`, `as of this/last spring/…/year` closing a clause, in a present-tense sentence (`is/are/has/have/remains/…`) without `was/were/had/did/will/would/yet`",
+        raised_form="deleted (the undated present)",
     ),
     Rule(
         "temporal",
@@ -848,10 +900,11 @@ RULES: tuple[Rule, ...] = (
         lambda m: m.group(2),
         2,
         "a range, not a point value",
-        veto_before=re.compile(r"\b(?:between|from|[Bb]etween|[Ff]rom)\b"),
+        veto_before=re.compile(rf"\b(?:between|from|[Bb]etween|[Ff]rom)\b|\b(?:{_MONTHS}) $"),
         accept=lambda m: float(number_key(m.group(1))) < float(number_key(m.group(2))),
+        reject="range_cut",
         licensing=Licensing(same_range, bare_number(endpoint)),
-        limiter="`N to/–M` with N < M (not a year range or a score, no `from`/`between` just before)",
+        limiter="`N to/–M` with N < M (not a year range, a date range or a score, no `from`/`between` just before)",
         raised_form="`M` (range becomes endpoint)",
     ),
 )

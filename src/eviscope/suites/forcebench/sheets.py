@@ -79,9 +79,16 @@ QUESTIONS: dict[str, str] = {
 
 AXIS_MEANINGS: dict[str, str] = {
     "relation": "association, correlation or contribution -> cause or determination",
-    "modality": "hedged, possible or advised -> certain, proven or obligatory (may -> will, should -> must)",
+    "modality": (
+        "hedged, possible, forecast or advised -> certain, proven or obligatory (may -> will, is expected to -> "
+        "will, should -> must)"
+    ),
     "scope": "some, many, most, mainly -> all, only, in all cases (never by deleting a place or group)",
-    "temporal": "a dated, past or planned state -> a present or settled one (was -> is, expected to -> will)",
+    "temporal": (
+        "the time the claim holds moves: a dated or past state -> a present or undated one (as of 2019 -> "
+        "currently, was -> is); a planned event -> one that has happened. A forecast made certain is "
+        "modality, not temporal"
+    ),
     "numeric": "a range, an approximation or a bound -> a point value (about 30% -> 30%)",
 }
 """What a raise on each axis is, as the sheet states it (contract §5)."""
