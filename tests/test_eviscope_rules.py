@@ -140,6 +140,11 @@ CUT_WINDOWS = [
     (
         "Anthropology was first named so in 1501.",
         "Sporadic use of the term for some of the subject matter occurred subsequently, in 1838.",
+        "points_back",
+    ),
+    (
+        "Anthropology was first named so in 1501.",
+        "Sporadic use of the term for some of the subject matter occurred in 1838.",
         "opens_on_definite",
     ),
     (
@@ -170,6 +175,17 @@ CUT_WINDOWS = [
         "opens_on_definite",
     ),
 ]
+PARAGRAPH_OPENINGS = [
+    ("Older constitutions often vest this power in the cabinet. In 1918 the rule changed.", "points_back"),
+    ("Sporadic use of the term occurred subsequently, in 1838. Societies followed.", "points_back"),
+    ("The king undid these reforms in 1850.", "points_back"),
+    ("In 1950 a company sold power to the town, and this company grew.", None),
+    ("In 1890 the council built a new bridge over the river.", None),
+]
+"""Whole paragraphs after one of their article (issue 32's fresh read, seed 7373): a first sentence that
+leans on the previous paragraph past its opening words, by an anaphoric adverb or a demonstrative of a
+noun it has not named, does not stand alone, however common the noun; a demonstrative of a time or of a
+noun the sentence named does."""
 CUT_AND_ALONE = [
     ("The river floods every spring.", "In 1950 the Kelso Bridge was rebuilt."),
     ("The river floods every spring.", "The Sunday Times reported the flood in 1950."),
@@ -186,6 +202,16 @@ def test_a_window_that_opens_on_a_description_or_example_of_the_cut_text_does_no
     assert len(spans) == 2
     assert window_problem(text, spans, 1, 1) == problem
     assert window_problem(text, spans, 0, 1) is None  # the whole paragraph stands
+
+
+@pytest.mark.parametrize(("paragraph", "problem"), PARAGRAPH_OPENINGS)
+def test_a_paragraph_that_leans_on_the_one_before_does_not_stand_alone(
+    paragraph: str, problem: str | None
+) -> None:
+    spans = sentence_spans(paragraph)
+    before = Around("Parliament may be dissolved early at the request of the prime minister.")
+    assert window_problem(paragraph, spans, 0, len(spans) - 1, before) == problem
+    assert window_problem(paragraph, spans, 0, len(spans) - 1, Around()) is None  # the article's first
 
 
 @pytest.mark.parametrize(("cut", "window"), CUT_AND_ALONE)

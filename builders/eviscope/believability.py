@@ -807,7 +807,8 @@ def _day_month(text: str) -> tuple[int, str] | None:
 def _anywhere_finding(answer: Answer, article: Article, own: _Sentence) -> Finding | None:
     """``restated_anywhere``: another sentence of the article states the answer's value in any form,
     whatever its words (the same day and month; the same number, or the number at lower precision; a
-    total that a count of the paragraph and its share imply)."""
+    whole number at a finer precision with its unit, "28° East" and "28.5°E"; a total that a count of the
+    paragraph and its share imply)."""
     others = [s for s in article.sentences if s is not own]
     day = _day_month(answer.core)
     if day is not None:
@@ -838,6 +839,13 @@ def _anywhere_finding(answer: Answer, article: Article, own: _Sentence) -> Findi
                 and abs(value - float(match[1]) * scale) < step
             ):
                 return Finding("restated_anywhere", sentence.text)
+    unit = _UNIT_AT.match(own.text[answer.start - own.start + len(answer.core) :])
+    if unit and value >= 10 and re.fullmatch(r"\d+", answer.core):
+        for sentence in others:
+            for match in _FINER.finditer(sentence.text):
+                finer = float(match[1])
+                if _unit_key(match[2]) == _unit_key(unit[1]) and value in (int(finer), round(finer)):
+                    return Finding("restated_anywhere", sentence.text)
     for sentence in article.sentences:
         if sentence.paragraph != answer.paragraph:
             continue
@@ -1093,14 +1101,27 @@ _UNIT = (
     r"m2|m²|ft2|ha|hectares?|acres?|km|mi|miles?|kilomet(?:re|er)s?|metres?|meters?|m|ft|feet|foot|"
     r"kg|kilograms?|lbs?|pounds?|tonnes?|tons?|°\s*[CF]|litres?|liters?|gallons?|mph|km/h)"
 )
+_UNIT_AT = re.compile(rf"^\s*-?\s*({_UNIT}|°|%|percent\b)", re.IGNORECASE)
+"""A unit right after a number ("573-meter", "28° East", "61.1%")."""
+_FINER = re.compile(rf"(?<![\w.,])(\d+\.\d+)\s*-?\s*({_UNIT}|°|%|percent\b)", re.IGNORECASE)
+"""A number with decimals and its unit ("28.5°E", "4.7 km"): the same value at a finer precision than a whole
+number of the same unit ("28° East")."""
+
+
+def _unit_key(unit: str) -> str:
+    """One spelling of a unit ("metres", "meter" and "m" stay apart; "°E" and "°" are degrees)."""
+    key = re.sub(r"[\s.]", "", unit.lower()).replace("metre", "meter").replace("percent", "%")
+    return key[:-1] if key.endswith("s") and len(key) > 2 else key
+
+
 _CONVERTED_AFTER = re.compile(
-    rf"^\s*{_UNIT}\s*(?:\(|\[|/|\bor\b)\s*(?:about|approximately|c\.|some|nearly|over)?\s*\d"
+    rf"^\s*-?\s*{_UNIT}\s*(?:\(|\[|/|\bor\b)\s*(?:about|approximately|c\.|some|nearly|over)?\s*\d"
 )
 _CONVERTED_BEFORE = re.compile(
-    rf"\d[\d,.]*\s*{_UNIT}\s*(?:\(|\[|/|\bor\b)\s*(?:about|approximately|c\.|some|nearly|over)?\s*$"
+    rf"\d[\d,.]*\s*-?\s*{_UNIT}\s*(?:\(|\[|/|\bor\b)\s*(?:about|approximately|c\.|some|nearly|over)?\s*$"
 )
 """A number written beside its conversion into another unit ("305 square miles (790 km2)", "1,160,000 square
-miles (3,000,000 km2)", "86 km / 53 mi"), on either side."""
+miles (3,000,000 km2)", "86 km / 53 mi", "a 573-meter (1,880 ft) track"), on either side."""
 _RATIO = re.compile(
     r"\bper\s+(?:square\s+)?(?:mile|kilomet|km\b|sq\b|capita|household|family|person|head|acre)"
     r"|/\s*(?:sq\.?\s*mi|km2|km²|mi2|mi²)\b",
@@ -1111,7 +1132,8 @@ _PERCENT_OF = re.compile(_PERCENT.pattern + r"\s+of\b")
 """A share of a whole ("about 30 percent of the city's total population"), not a change ("12% greater")."""
 TOTAL_SLACK = 0.15
 """A count within this share of a total that a count and its share imply elsewhere in the article is that
-total ("350,000 … 30% of the city" for Warsaw's 1,300,000)."""
+total ("350,000 … 30% of the city" for Warsaw's 1,300,000): its alternative stays within it, on the same
+side of the total."""
 SHARES_TOTAL = 1.0
 """Shares of a paragraph that add up to 100 within this many points split one whole (52% and 48%)."""
 _DAY_BESIDE = re.compile(
@@ -1233,7 +1255,10 @@ def _arithmetic_finding(
             if not shares or not counts or sentence is own or not 0 < shares[0] < 100:
                 continue
             total = counts[0] * 100 / shares[0]
-            if abs(old - total) <= TOTAL_SLACK * total < abs(new - total):
+            crossed = (old - total) * (new - total) < 0  # 1,300,000 and 1,000,000 about 1,166,667
+            if abs(old - total) <= TOTAL_SLACK * total and (
+                crossed or TOTAL_SLACK * total < abs(new - total)
+            ):
                 return Finding("arithmetic_tie", sentence.text)
     return None
 

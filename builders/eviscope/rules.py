@@ -421,12 +421,15 @@ DECLARED: tuple[Rule, ...] = (
     ),
     Rule(
         "restated_anywhere",
-        "the article states the answer's value again anywhere, whatever its words: the same day and month ('18 February' and '18 February 1546'), the same number or the number at lower precision ('3,792,621' and '3.7 million'), or a total that a count and its share in the paragraph imply ('245,306 (49.6%) White' for 494,665)",
-        'no alternative where the article states the answer\'s value again anywhere, whatever its words: the same day and month ("honoured on 18 February" and his death "on 18 February 1546"), the same number of three significant digits or more, or the number at lower precision ("3,792,621" and "Los Angeles (at 3.7 million people)"), or a total that a count of the paragraph and its share imply ("245,306 (49.6%) White" in a population of 494,665)',
+        "the article states the answer's value again anywhere, whatever its words: the same day and month ('18 February' and '18 February 1546'), the same number or the number at lower precision ('3,792,621' and '3.7 million'), a whole number with its unit at a finer precision ('28° East' and '28.5°E'), or a total that a count and its share in the paragraph imply ('245,306 (49.6%) White' for 494,665)",
+        'no alternative where the article states the answer\'s value again anywhere, whatever its words: the same day and month ("honoured on 18 February" and his death "on 18 February 1546"), the same number of three significant digits or more, or the number at lower precision ("3,792,621" and "Los Angeles (at 3.7 million people)"), a whole number with its unit at a finer precision ("a satellite at 28° East" and "the 28.5°E orbital position"), or a total that a count of the paragraph and its share imply ("245,306 (49.6%) White" in a population of 494,665)',
         failures=(
             Failure("5705e63175f01819005e7721", "3,792,621", "3,380,585", "at 3.7 million people"),
             Failure("5725f7cd38643c19005acf23", "494,665", "425,403", "245,306 (49.6%) White"),
             Failure("56f8ce779b226e1400dd103d", "18 February", "11 February", "18 February 1546"),
+            Failure(
+                "5709686c200fba1400367f7a", "28", "23", "28.5°E orbital position", at="satellite at 28° East"
+            ),
         ),
         cases=(
             MadeUp(
@@ -437,6 +440,15 @@ DECLARED: tuple[Rule, ...] = (
                 "How many residents did the city have?",
                 "quantity",
                 "3,380,585",
+            ),
+            MadeUp(
+                (
+                    "Channels on a satellite at [[28]]° East may join the guide.",
+                    "The service moved to the 28.5°E orbital position in 1998.",
+                ),
+                "Where must a satellite be for its channels to join the guide?",
+                "quantity",
+                "23",
             ),
         ),
     ),
@@ -596,10 +608,19 @@ DECLARED: tuple[Rule, ...] = (
     ),
     Rule(
         "arithmetic_tie",
-        "the value can be recomputed from numbers of the article that stay: a conversion written beside it ('305 square miles (790 km2)'), shares of the paragraph that add up to a whole with it (52% and 48%, 31% and 69% of global GDP), a total that a count and its share elsewhere imply ('350,000 … 30% of the city' for 1,300,000 people), a density or ratio of its paragraph ('4,097.9 people per square mile'), or the same number again in its paragraph ('reduced from 44' and '44 members')",
-        'no value that arithmetic ties to numbers that stay: a conversion beside it ("305 square miles (790 km2)", "1,160,000 square miles (3,000,000 km2)"), shares of its paragraph that add up to 100 with it (52% female and 48% male; 31% and 69% of global GDP), a total within 15% of what a count and its share elsewhere imply ("more than 350,000 … about 30% of the city" against 1,800,000 people), a count of a paragraph that gives a density ("4,097.9 people per square mile"), or a number its paragraph states again ("reduced from 44 to 40" and "44 members")',
+        "the value can be recomputed from numbers of the article that stay: a conversion written beside it ('305 square miles (790 km2)', 'a 573-meter (1,880 ft) track'), shares of the paragraph that add up to a whole with it (52% and 48%, 31% and 69% of global GDP), a total that a count and its share elsewhere imply ('350,000 … 30% of the city' for 1,300,000 people, which an alternative may not cross), a density or ratio of its paragraph ('4,097.9 people per square mile'), or the same number again in its paragraph ('reduced from 44' and '44 members')",
+        'no value that arithmetic ties to numbers that stay: a conversion beside it ("305 square miles (790 km2)", "1,160,000 square miles (3,000,000 km2)", "a 573-meter (1,880 ft) track"), shares of its paragraph that add up to 100 with it (52% female and 48% male; 31% and 69% of global GDP), a total within 15% of what a count and its share elsewhere imply, on the same side of it ("more than 350,000 … about 30% of the city" against 1,800,000 or 1,000,000 people), a count of a paragraph that gives a density ("4,097.9 people per square mile"), or a number its paragraph states again ("reduced from 44 to 40" and "44 members")',
         failures=(
             Failure("57337f6ad058e614000b5bcb", "1,300,000", "1,800,000", "about 30 percent of the city"),
+            Failure("57337f6ad058e614000b5bcb", "1,300,000", "1,000,000", "about 30 percent of the city"),
+            Failure(
+                "5d66017c2b22cd4dfcfbd570",
+                "1,880",
+                "1,950",
+                "573-meter",
+                "squadshifts-new-wiki",
+                "573-meter (1,880 ft) track",
+            ),
             Failure("5725fabc89a1e219009ac128", "427,652", "448,775", "per square mile"),
             Failure("573388854776f41900660cba", "69%", "68%", "31%", "squad-train"),
             Failure(
@@ -644,6 +665,21 @@ DECLARED: tuple[Rule, ...] = (
                 "How many people lived in the town in 1939?",
                 "quantity",
                 "1,800,000",
+            ),
+            MadeUp(
+                (
+                    "In 1939 about [[1,300,000]] people lived in the town.",
+                    "Its 350,000 weavers were about 30% of the town.",
+                ),
+                "How many people lived in the town in 1939?",
+                "quantity",
+                "1,000,000",
+            ),
+            MadeUp(
+                ("A funicular runs along a steep 573-meter ([[1,880]] ft) track up the hill.",),
+                "How long is the funicular's track in feet?",
+                "quantity",
+                "1,950",
             ),
             MadeUp(
                 ("There were [[427,652]] people in the town. The density was 4,097 people per square mile.",),

@@ -229,6 +229,41 @@ def needs_referent(sentence: str) -> bool:
     )
 
 
+_ANAPHORIC_ADVERB = re.compile(
+    r"\b(?:subsequently|thereafter|thereupon|afterwards?|meanwhile|beforehand)\b(?!\s+(?:to|of)\b)",
+    re.IGNORECASE,
+)
+"""An adverb that dates its event by one told before ("Sporadic use of the term occurred subsequently"),
+anywhere in a passage's first sentence."""
+
+
+def points_back(sentence: str) -> bool:
+    """``sentence`` leans on text before it past its opening words: an anaphoric adverb
+    (:data:`_ANAPHORIC_ADVERB`), or a demonstrative determiner ("this power", "these reforms") whose noun
+    the sentence has not named before it and that is no time ("this year"); a reader resolves it from
+    the text before, however common the noun.
+
+    >>> points_back("Older constitutions often vest this power in the cabinet."), points_back("Use of the term occurred subsequently.")
+    (True, True)
+    >>> points_back("In 1950 a company sold power to the town, and this company grew."), points_back("In 1890 he moved.")
+    (False, False)
+    """
+    if _ANAPHORIC_ADVERB.search(sentence):
+        return True
+    for token in _parse(sentence):
+        head = token.head
+        if (
+            token.dep_ == "det"
+            and token.lower_ in {"this", "these", "those"}
+            and head.pos_ == "NOUN"
+            and head.i > token.i
+            and _stem(head.lower_) not in _TIME_HEADS
+            and _stem(head.lower_)[:PREFIX] not in {_stem(w)[:PREFIX] for w in tokens(sentence[: token.idx])}
+        ):
+            return True
+    return False
+
+
 def _cut_referent(opening: str, cut: str, known: frozenset[str]) -> bool:
     """``opening`` (the passage's first sentence) names a bare definite description
     (:func:`definite_heads`) whose noun it has not named before but the text cut before it has
@@ -334,6 +369,8 @@ def window_problem(
     if first or context.before.strip():
         if _CONNECTIVE.match(opening) or needs_referent(opening):
             return "opens_on_connective"
+        if points_back(opening):
+            return "points_back"
         if _cut_referent(opening, cut, context.known):
             return "cut_referent"
         if _ENUMERATION.match(opening) or text[:start].rstrip().rstrip("”\"' )").endswith(":"):
