@@ -179,6 +179,10 @@ PARAGRAPH_OPENINGS = [
     ("Older constitutions often vest this power in the cabinet. In 1918 the rule changed.", "points_back"),
     ("Sporadic use of the term occurred subsequently, in 1838. Societies followed.", "points_back"),
     ("The king undid these reforms in 1850.", "points_back"),
+    ("There are other significant ethnic minorities as well, the Bosniaks among them.", "points_back"),
+    ("The oldest is claimed to have been set up in 1221 in Florence.", "points_back"),
+    ("The oldest pharmacy in Europe was set up in 1221 in Florence.", None),
+    ("Its members came as well as their families in 1850.", "opens_on_connective"),
     ("In 1950 a company sold power to the town, and this company grew.", None),
     ("In 1890 the council built a new bridge over the river.", None),
 ]

@@ -804,12 +804,38 @@ def _day_month(text: str) -> tuple[int, str] | None:
     return int(match["d1"] or match["d2"]), (match["m1"] or match["m2"]).lower()
 
 
+_DAY_BEFORE_YEAR = re.compile(
+    r"(?:\b[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Z][a-z]+\.?,?)\s*$"
+)
+"""A day and month right before a year ("November 20, 1985", "20 November 1985")."""
+
+
+def _day_of(answer: Answer, own: _Sentence) -> Span | None:
+    """The one day that a date answer, or a year answer with its day and month before it, names, else
+    ``None``."""
+    core = answer.core
+    if answer_form(core) == "year":
+        before = _DAY_BEFORE_YEAR.search(own.text[: answer.start - own.start])
+        core = f"{before[0]}{core}" if before else core
+    if answer_form(core) != "date":
+        return None
+    span = _answer_span(core)
+    return span if span is not None and span[0] == span[1] else None
+
+
 def _anywhere_finding(answer: Answer, article: Article, own: _Sentence) -> Finding | None:
     """``restated_anywhere``: another sentence of the article states the answer's value in any form,
-    whatever its words (the same day and month; the same number, or the number at lower precision; a
+    whatever its words (the same day and month; the answer's day as its month and year, "November 1985";
+    the same number, or the number at lower precision; a
     whole number at a finer precision with its unit, "28° East" and "28.5°E"; a total that a count of the
     paragraph and its share imply)."""
     others = [s for s in article.sentences if s is not own]
+    whole = _day_of(answer, own)
+    if whole is not None:  # "on November 20, 1985" and "not released until November 1985"
+        for sentence in others:
+            for _, _, span in date_spans(sentence.text):
+                if 27 <= (span[1] - span[0]).days <= 30 and _within(whole, span):
+                    return Finding("restated_anywhere", sentence.text)
     day = _day_month(answer.core)
     if day is not None:
         for sentence in others:
@@ -1240,6 +1266,14 @@ def _arithmetic_finding(
         for sentence in paragraph:
             if any(sentence is not own or m.start() != at for m in again.finditer(sentence.text)):
                 return Finding("arithmetic_tie", sentence.text)
+    if old >= 1000 and "." not in answer.core:
+        # parts that another paragraph counts and that add up to the total ("39,200 active personnel" and
+        # "Army 21,000 … Navy 10,700 … Air Force 7,500")
+        for paragraph_sentences in _paragraphs(article, own):
+            parts = [v for s in paragraph_sentences for _, v in _counts(s.text) if SUM_MINIMUM <= v < old]
+            for k in range(2, min(PARTS_SUMMED, len(parts)) + 1):
+                if len(parts) <= PARTS_LISTED and any(sum(g) == old for g in combinations(parts, k)):
+                    return Finding("arithmetic_tie", " ".join(s.text for s in paragraph_sentences))
     if old >= 1000 and not _RATIO.match(after[:40].lstrip(" )")):
         noun = _NOUN_AFTER.match(after)
         counted = {_stem(w) for w in noun[1].split()} - STOPWORDS if noun else set()
@@ -1261,6 +1295,21 @@ def _arithmetic_finding(
             ):
                 return Finding("arithmetic_tie", sentence.text)
     return None
+
+
+PARTS_SUMMED = 4
+"""At most this many counts of a paragraph add up to a total (three branches of an army)."""
+PARTS_LISTED = 12
+"""A paragraph with more counts than this is not read for parts (too many sums match by chance)."""
+
+
+def _paragraphs(article: Article, own: _Sentence) -> list[list[_Sentence]]:
+    """The sentences of each paragraph of ``article`` but ``own``'s."""
+    grouped: dict[int, list[_Sentence]] = {}
+    for sentence in article.sentences:
+        if sentence.paragraph != own.paragraph:
+            grouped.setdefault(sentence.paragraph, []).append(sentence)
+    return list(grouped.values())
 
 
 def _impossible_finding(answer: Answer, article: Article, own: _Sentence, alternative: str) -> Finding | None:

@@ -421,14 +421,17 @@ DECLARED: tuple[Rule, ...] = (
     ),
     Rule(
         "restated_anywhere",
-        "the article states the answer's value again anywhere, whatever its words: the same day and month ('18 February' and '18 February 1546'), the same number or the number at lower precision ('3,792,621' and '3.7 million'), a whole number with its unit at a finer precision ('28° East' and '28.5°E'), or a total that a count and its share in the paragraph imply ('245,306 (49.6%) White' for 494,665)",
-        'no alternative where the article states the answer\'s value again anywhere, whatever its words: the same day and month ("honoured on 18 February" and his death "on 18 February 1546"), the same number of three significant digits or more, or the number at lower precision ("3,792,621" and "Los Angeles (at 3.7 million people)"), a whole number with its unit at a finer precision ("a satellite at 28° East" and "the 28.5°E orbital position"), or a total that a count of the paragraph and its share imply ("245,306 (49.6%) White" in a population of 494,665)',
+        "the article states the answer's value again anywhere, whatever its words: the same day and month ('18 February' and '18 February 1546'), the answer's day as its month and year ('November 20, 1985' and 'not released until November 1985'), the same number or the number at lower precision ('3,792,621' and '3.7 million'), a whole number with its unit at a finer precision ('28° East' and '28.5°E'), or a total that a count and its share in the paragraph imply ('245,306 (49.6%) White' for 494,665)",
+        'no alternative where the article states the answer\'s value again anywhere, whatever its words: the same day and month ("honoured on 18 February" and his death "on 18 February 1546"), the answer\'s day as its month and year ("on November 20, 1985" and "not released until November 1985"), the same number of three significant digits or more, or the number at lower precision ("3,792,621" and "Los Angeles (at 3.7 million people)"), a whole number with its unit at a finer precision ("a satellite at 28° East" and "the 28.5°E orbital position"), or a total that a count of the paragraph and its share imply ("245,306 (49.6%) White" in a population of 494,665)',
         failures=(
             Failure("5705e63175f01819005e7721", "3,792,621", "3,380,585", "at 3.7 million people"),
             Failure("5725f7cd38643c19005acf23", "494,665", "425,403", "245,306 (49.6%) White"),
             Failure("56f8ce779b226e1400dd103d", "18 February", "11 February", "18 February 1546"),
             Failure(
                 "5709686c200fba1400367f7a", "28", "23", "28.5°E orbital position", at="satellite at 28° East"
+            ),
+            Failure(
+                "5d66ee342b22cd4dfcfbe59c", "1985", "1987", "until November 1985", "squadshifts-new-wiki"
             ),
         ),
         cases=(
@@ -449,6 +452,15 @@ DECLARED: tuple[Rule, ...] = (
                 "Where must a satellite be for its channels to join the guide?",
                 "quantity",
                 "23",
+            ),
+            MadeUp(
+                (
+                    "The firm introduced its first phone on [[November 20, 1985]], in Boston.",
+                    "The phone was not sold until November 1985 in the shops.",
+                ),
+                "When did the firm introduce its first phone?",
+                "date",
+                "November 20, 1987",
             ),
         ),
     ),
@@ -608,11 +620,19 @@ DECLARED: tuple[Rule, ...] = (
     ),
     Rule(
         "arithmetic_tie",
-        "the value can be recomputed from numbers of the article that stay: a conversion written beside it ('305 square miles (790 km2)', 'a 573-meter (1,880 ft) track'), shares of the paragraph that add up to a whole with it (52% and 48%, 31% and 69% of global GDP), a total that a count and its share elsewhere imply ('350,000 … 30% of the city' for 1,300,000 people, which an alternative may not cross), a density or ratio of its paragraph ('4,097.9 people per square mile'), or the same number again in its paragraph ('reduced from 44' and '44 members')",
-        'no value that arithmetic ties to numbers that stay: a conversion beside it ("305 square miles (790 km2)", "1,160,000 square miles (3,000,000 km2)", "a 573-meter (1,880 ft) track"), shares of its paragraph that add up to 100 with it (52% female and 48% male; 31% and 69% of global GDP), a total within 15% of what a count and its share elsewhere imply, on the same side of it ("more than 350,000 … about 30% of the city" against 1,800,000 or 1,000,000 people), a count of a paragraph that gives a density ("4,097.9 people per square mile"), or a number its paragraph states again ("reduced from 44 to 40" and "44 members")',
+        "the value can be recomputed from numbers of the article that stay: a conversion written beside it ('305 square miles (790 km2)', 'a 573-meter (1,880 ft) track'), shares of the paragraph that add up to a whole with it (52% and 48%, 31% and 69% of global GDP), a total that a count and its share elsewhere imply ('350,000 … 30% of the city' for 1,300,000 people, which an alternative may not cross), a density or ratio of its paragraph ('4,097.9 people per square mile'), parts that another paragraph counts and that add up to it ('39,200 active personnel' and 21,000, 10,700 and 7,500 in three branches), or the same number again in its paragraph ('reduced from 44' and '44 members')",
+        'no value that arithmetic ties to numbers that stay: a conversion beside it ("305 square miles (790 km2)", "1,160,000 square miles (3,000,000 km2)", "a 573-meter (1,880 ft) track"), shares of its paragraph that add up to 100 with it (52% female and 48% male; 31% and 69% of global GDP), a total within 15% of what a count and its share elsewhere imply, on the same side of it ("more than 350,000 … about 30% of the city" against 1,800,000 or 1,000,000 people), a count of a paragraph that gives a density ("4,097.9 people per square mile"), a total that two to four counts of another paragraph add up to ("the three branches numbered 39,200" and an army of 21,000, a navy of 10,700 and an air force of 7,500), or a number its paragraph states again ("reduced from 44 to 40" and "44 members")',
         failures=(
             Failure("57337f6ad058e614000b5bcb", "1,300,000", "1,800,000", "about 30 percent of the city"),
             Failure("57337f6ad058e614000b5bcb", "1,300,000", "1,000,000", "about 30 percent of the city"),
+            Failure(
+                "5733f37ed058e614000b6652",
+                "39,200",
+                "39,600",
+                "10,700",
+                "squad-train",
+                "the three branches numbered 39,200 active personnel",
+            ),
             Failure(
                 "5d66017c2b22cd4dfcfbd570",
                 "1,880",
@@ -674,6 +694,15 @@ DECLARED: tuple[Rule, ...] = (
                 "How many people lived in the town in 1939?",
                 "quantity",
                 "1,000,000",
+            ),
+            MadeUp(
+                (
+                    "In 2008 the three branches numbered [[39,200]] active personnel.",
+                    "The army has 21,000 soldiers, the navy 10,700 sailors and the air force 7,500 airmen.",
+                ),
+                "How many active personnel did the branches number in 2008?",
+                "quantity",
+                "39,600",
             ),
             MadeUp(
                 ("A funicular runs along a steep 573-meter ([[1,880]] ft) track up the hill.",),

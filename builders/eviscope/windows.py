@@ -89,6 +89,13 @@ TOPIC_SHARE = 0.15
 """A word in at least this share of an article's paragraphs is its topic ("the city" in Istanbul, "the
 town" in Plymouth, "the show" in Doctor Who): a definite description of it refers to the article's
 subject, which the document's title names, not to a sentence the passage cut."""
+PLACE_KINDS = frozenset(
+    {"country", "city", "state", "town", "nation", "island", "region", "province", "county", "capital"}
+    | {"kingdom", "empire", "village", "territory", "colony", "republic"}
+)
+"""Kinds of place: "the country" refers to the country a cut sentence named unless the article is about
+one (its topic words), however common the word in the source (issue 32's read: "Hitler had hoped to
+conquer the country" in Rotterdam)."""
 PREFIX = 5
 """A noun is named before where a word with its first this many letters is ("blocked … the blockages")."""
 COMMON_SHARE = 0.08
@@ -123,7 +130,9 @@ def around(squad: Squad, paragraph: int) -> Around:
         before = paragraphs[paragraph - 1].context if paragraph - 1 in same else ""
         following = paragraphs[paragraph + 1].context if paragraph + 1 in same else ""
         after = following[slice(*sentence_spans(following)[0])] if following.strip() else ""
-        _AROUND[key] = Around(before, after, _article_topic(squad, title) | _common(squad))
+        topic = _article_topic(squad, title)
+        # a kind of place ("the country") is understood without the cut text only as the article's topic
+        _AROUND[key] = Around(before, after, topic | (_common(squad) - PLACE_KINDS))
     return _AROUND[key]
 
 
@@ -230,11 +239,15 @@ def needs_referent(sentence: str) -> bool:
 
 
 _ANAPHORIC_ADVERB = re.compile(
-    r"\b(?:subsequently|thereafter|thereupon|afterwards?|meanwhile|beforehand)\b(?!\s+(?:to|of)\b)",
+    r"\b(?:subsequently|thereafter|thereupon|afterwards?|meanwhile|beforehand)\b(?!\s+(?:to|of)\b)"
+    r"|\bas\s+well\b(?!\s+as\b)|,?\s\btoo\s*[.,;]"
+    r"|^\W*The\s+(?:[a-z]+est|first|second|third|last|next|remaining)\s+(?:is|was|are|were|has|had|have|one|ones)\b",
     re.IGNORECASE,
 )
-"""An adverb that dates its event by one told before ("Sporadic use of the term occurred subsequently"),
-anywhere in a passage's first sentence."""
+"""What dates or compares by what was told before, anywhere in a passage's first sentence: an adverb
+("Sporadic use of the term occurred subsequently"), "as well" or "too" ("There are other significant
+ethnic minorities as well"), a superlative or ordinal standing for a noun ("The oldest is claimed to have
+been set up in 1221")."""
 
 
 def points_back(sentence: str) -> bool:
