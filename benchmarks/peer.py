@@ -24,7 +24,7 @@ prompts and model load, until ``eviscope run`` first calls ``generate``) of a fi
 model cache (the GGUF is converted), and of a second run on the same cache with a new ``--out``.
 
     python benchmarks/peer.py [--dataset dataset] [--model GGUF] [--rows 16] [--max-tokens 64]
-        [--batch-size 8] [--repeats 3] [--modes schema,none] [--threads N] [--no-first-generation]
+        [--batch-size 8] [--max-batch-tokens N] [--repeats 3] [--modes schema,none] [--threads N] [--no-first-generation]
 """
 
 from __future__ import annotations
@@ -116,6 +116,8 @@ def eviscope_argv(args: argparse.Namespace, out: Path, schema: bool) -> list[str
             "--dataset", str(args.dataset), "--config", CONFIG, "--limit", str(args.rows),
             "--max-tokens", str(args.max_tokens), "--batch-size", str(args.batch_size), "--max-retries", "0",
             "--out", str(out), "--save-prompts"]  # fmt: skip
+    if args.max_batch_tokens:
+        argv += ["--max-batch-tokens", str(args.max_batch_tokens)]
     return argv if schema else [*argv, "--no-structured-output"]
 
 
@@ -202,6 +204,12 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=16)
     parser.add_argument("--max-tokens", type=int, default=64)
     parser.add_argument("--batch-size", type=int, default=8)
+    parser.add_argument(
+        "--max-batch-tokens",
+        type=int,
+        default=None,
+        help="`eviscope run --max-batch-tokens` (default: its own)",
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--modes", default="schema,none", help="schema, none, or both (comma-separated)")
     parser.add_argument("--threads", type=int, default=os.cpu_count(), help="torch threads of both sides")
