@@ -69,10 +69,18 @@ _NEEDS_EVENT = frozenset(
         "former",
         "remainder",
         "rest",
+        "term",
+        "word",
+        "phrase",
+        "expression",
+        "concept",
+        "notion",
     ]
 )
-"""Heads of a definite description that always refer back to an event or a set named before ("An amnesty
-granted in 1574 pardoned the perpetrators": of the massacre the window cut)."""
+"""Heads of a definite description that always refer back to an event, a set or a word named before ("An
+amnesty granted in 1574 pardoned the perpetrators": of the massacre the window cut; "The use of the term
+for the Iranian language family": of "The term Iranian" the paragraph before introduced), however
+common the noun."""
 _ENUMERATION = re.compile(
     r"^\W*(?:First(?:ly)?|Second(?:ly)?|Third(?:ly)?|Fourth(?:ly)?|Fifth(?:ly)?|Next|Lastly|Finally|"
     r"\d{1,2}[.)]|\([a-z0-9]\))(?:\W|$)"
@@ -336,10 +344,15 @@ def opens_on_definite(sentence: str) -> bool:
 
 
 def _inside_quotation(text: str, at: int) -> bool:
-    """``text[at]`` stands inside a quotation that opened before it (an odd number of straight double
-    quotes, or more “ than ” before it)."""
+    """``text[at]`` stands inside a quotation or a parenthesis that opened before it (an odd number of
+    straight double quotes, more “ than ”, or more ( than ): "the 1st Proletarian Assault Brigade (1.
+    Proleterska Udarna Brigada)", which a sentence splitter cuts after "(1.")."""
     before = text[:at]
-    return before.count('"') % 2 == 1 or before.count("“") > before.count("”")
+    return (
+        before.count('"') % 2 == 1
+        or before.count("“") > before.count("”")
+        or before.count("(") > before.count(")")
+    )
 
 
 def window_problem(
