@@ -60,13 +60,13 @@ def test_v11_loads_offline_with_160_rows_and_the_spec_features(configs: dict[str
 
 def test_sizes_of_every_config(configs: dict[str, Dataset]) -> None:
     assert configs["eviscope-v1"].num_rows == 160
-    # eviscope-xl draws every quartet its sources allow: 390 at seed 13 (399 before the stand-alone rule
-    # read whole passages) from the three sources that give
-    # enough quartets to be audited alone (423 with TyDi QA's 10 and MLQA's 14; 280 before issue 32;
-    # issue 32 asks for 500, which these sources do not reach under its rules: the card says so).
+    # eviscope-xl draws every quartet its sources allow: 317 at seed 13 (390 before the rules of issue 32's
+    # ninth to twelfth blind reads) from the three sources that give enough quartets to be audited alone
+    # (TyDi QA's 9 and MLQA's 12 do not; issue 32 asks for 500, which these sources do not reach under
+    # its rules: the card says so).
     quartets = len(set(configs["eviscope-xl"]["quartet_id"]))
     assert configs["eviscope-xl"].num_rows == 4 * quartets
-    assert quartets >= 390
+    assert quartets >= 300
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -343,9 +343,12 @@ def test_forcebench_loads_offline_beside_the_eviscope_configs(built_dataset: Pat
 
     rows = _load(built_dataset, "forcebench", tmp_path / "cache")
     assert rows.features == FORCEBENCH_FEATURES
-    assert rows.num_rows >= 200
-    # every axis is there; temporal is the scarcest (35 contrast candidates, VitaminC's dated states)
-    assert min(Counter(rows["axis"]).values()) >= 30
+    # the 83 pairs the five annotation rounds kept from human-written and cited claims (issue 33 asks
+    # for the paper's 198 contrast pairs, at least 38 per axis: not reached, the card says where they go)
+    assert rows.num_rows >= 80
+    assert set(rows["split"]) == {"eval"}
+    # every axis is there; relation is the scarcest (7 contrast pairs and 1 control)
+    assert min(Counter(rows["axis"]).values()) >= 8
     # settled by the committed annotation marks: every eval row adjudicated; a candidate no mark
     # settles yet (drafted) waits in pool. Until issue 33's human-claim candidates are annotated, the
     # eval split is the 46 cited-claim rows the earlier marks still settle
@@ -629,12 +632,16 @@ def test_the_report_counts_each_rule_of_believability(report: dict) -> None:
     assert sum(c["removed"] for c in counts.values()) == (
         report["eligible_questions_legacy"] - report["eligible_questions"]
     )
-    # Every rule that v1.1 reads catches something in the dev set, and none rejects most questions; the
-    # rules that only eviscope-xl reads reject nothing under v1.1's construction (its rows stay as read).
-    assert all(counts[rule]["removed"] + counts[rule]["replaced"] > 0 for rule in PAPER_RULES)
+    # Every rule that v1.1 reads catches something in the dev set, or another rule catches first what it
+    # would (a count goes to the first rule that rejects), and then its real items still need it (the
+    # strict readers' failures, test_the_strict_readers_failures_are_gone_and_named); none rejects most
+    # questions; the rules that only eviscope-xl reads reject nothing under v1.1's construction.
+    idle = {rule for rule in PAPER_RULES if counts[rule]["removed"] + counts[rule]["replaced"] == 0}
+    assert idle <= {rule.name for rule in DECLARED if rule.failures} and len(idle) <= 1, idle
     assert all(counts[rule]["removed"] + counts[rule]["replaced"] == 0 for rule in STRICTER_RULES)
-    # compatible_bound (issue 32) leaves out 40 questions whose edit is no conflict at all.
-    assert report["eligible_questions"] > 0.45 * report["eligible_questions_legacy"]
+    # compatible_bound (issue 32) leaves out 40 questions whose edit is no conflict at all; with the rules
+    # of issue 32's later reads, 299 of 673 stay eligible at seed 13.
+    assert report["eligible_questions"] > 0.4 * report["eligible_questions_legacy"]
     for config in ("eviscope-v1.1", "eviscope-xl"):
         drawn = report["configs"][config]["believability"]
         assert drawn["kept"] + drawn["redrawn"] == report["configs"][config]["quartets"]
@@ -761,7 +768,8 @@ def test_xl_conflict_passages_are_windows_that_the_lints_read_against_the_suppor
         case = _conflict_case(row)
         assert _unedited(row) in without_cue_sentences(case.support_text), row["id"]
         shorter += len(case.conflict_text) < len(case.support_text)
-    assert shorter >= 0.75 * len(set(configs["eviscope-xl"]["quartet_id"]))
+    # 228 of 317 at seed 13: a first sentence that leans back (issue 32's later reads) leaves more whole
+    assert shorter >= 0.7 * len(set(configs["eviscope-xl"]["quartet_id"]))
 
 
 def test_counting_documents_finds_every_conflict_in_v11_and_nothing_in_xl(built_dataset: Path) -> None:

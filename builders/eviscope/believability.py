@@ -1278,12 +1278,12 @@ def _arithmetic_finding(
         # a part that, with two or three other counts of its passage, adds up to a total another paragraph
         # states ("33 Coalition, 25 Labor and 18 crossbench" and "76 senators")
         mine = [v for s in paragraph for _, v in _counts(s.text) if v >= SUM_MINIMUM and v != old]
-        totals = {v for group in _paragraphs(article, own) for s in group for _, v in _counts(s.text)}
+        totals = {v: s.text for group in _paragraphs(article, own) for s in group for _, v in _counts(s.text)}
         if len(mine) <= PARTS_LISTED:
             for k in range(2, min(PARTS_SUMMED - 1, len(mine)) + 1):
                 for group in combinations(mine, k):
                     if old + sum(group) in totals and old + sum(group) >= 2 * SUM_MINIMUM:
-                        return Finding("arithmetic_tie", own.text)
+                        return Finding("arithmetic_tie", totals[old + sum(group)])
     if old >= 1000 and not _RATIO.match(after[:40].lstrip(" )")):
         noun = _NOUN_AFTER.match(after)
         counted = {_stem(w) for w in noun[1].split()} - STOPWORDS if noun else set()

@@ -561,7 +561,6 @@ DECLARED: tuple[Rule, ...] = (
                 "2001",
             ),
         ),
-        stricter=True,
     ),
     Rule(
         "date_sequence_tied",
