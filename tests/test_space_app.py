@@ -104,11 +104,11 @@ def test_browse_filters_rows_and_shows_the_quartet_with_span_and_conflict_diff(
     assert "q01-sufficient" not in ids
     table, _ = client.predict(CONFIG, "any", "any", "any", "any", "q05-noisy", api_name="/browse")
     assert [line[0] for line in table["data"]] == ["q05-noisy"]
-    fb, _ = client.predict("forcebench", "any", "numeric", "2", "adjudicated", "", api_name="/browse")
+    fb, _ = client.predict("forcebench", "any", "numeric", "1", "adjudicated", "", api_name="/browse")
     columns = fb["headers"]
     assert fb["data"] and {
         (line[columns.index("axis")], str(line[columns.index("severity")])) for line in fb["data"]
-    } == {("numeric", "2")}
+    } == {("numeric", "1")}
     by_id = {row["id"]: row for row in read_rows(built_dataset)}
     assert [line[columns.index("claim_source")] for line in fb["data"]] == [
         by_id[line[0]]["claim_source"] for line in fb["data"]
@@ -118,7 +118,7 @@ def test_browse_filters_rows_and_shows_the_quartet_with_span_and_conflict_diff(
     names = [parameter["parameter_name"] for parameter in endpoint["parameters"]]
     assert names == ["config", *(f.label for f in browse_filters()), "query"]
     by_name = client.predict(
-        "forcebench", axis="numeric", severity="2", status="adjudicated", query="", api_name="/browse"
+        "forcebench", axis="numeric", severity="1", status="adjudicated", query="", api_name="/browse"
     )
     assert by_name[0] == fb
 

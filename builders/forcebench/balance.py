@@ -61,8 +61,8 @@ def _weaker_first(name: str, row: Mapping[str, Any]) -> bool:
 def cpa_of(prefers_weak: Sequence[bool], contrast: Sequence[bool]) -> float:
     """CPA of a scorer from whether it prefers each pair's weaker claim: ½ (1 − MVR) + ½ (1 − LPR).
 
-    >>> cpa_of([True, True, False, True], [True, True, False, False])
-    0.5
+    >>> cpa_of([True, True, False, True], [True, True, False, False])  # both contrasts passed, a control lapsed
+    0.75
     """
     passed = sum(p for p, c in zip(prefers_weak, contrast, strict=True) if c)
     lapsed = sum(p for p, c in zip(prefers_weak, contrast, strict=True) if not c)
