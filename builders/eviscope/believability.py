@@ -1266,19 +1266,22 @@ def _arithmetic_finding(
         for sentence in paragraph:
             if any(sentence is not own or m.start() != at for m in again.finditer(sentence.text)):
                 return Finding("arithmetic_tie", sentence.text)
+    others = _paragraphs(article, own)
     if old >= 1000 and "." not in answer.core:
         # parts that another paragraph counts and that add up to the total ("39,200 active personnel" and
         # "Army 21,000 … Navy 10,700 … Air Force 7,500")
-        for paragraph_sentences in _paragraphs(article, own):
+        for paragraph_sentences in others:
             parts = [v for s in paragraph_sentences for _, v in _counts(s.text) if SUM_MINIMUM <= v < old]
+            if len(parts) > PARTS_LISTED:
+                continue
             for k in range(2, min(PARTS_SUMMED, len(parts)) + 1):
-                if len(parts) <= PARTS_LISTED and any(sum(g) == old for g in combinations(parts, k)):
+                if any(sum(g) == old for g in combinations(parts, k)):
                     return Finding("arithmetic_tie", " ".join(s.text for s in paragraph_sentences))
     if "." not in answer.core and old == int(old):
         # a part that, with two or three other counts of its passage, adds up to a total another paragraph
         # states ("33 Coalition, 25 Labor and 18 crossbench" and "76 senators")
         mine = [v for s in paragraph for _, v in _counts(s.text) if v >= SUM_MINIMUM and v != old]
-        totals = {v: s.text for group in _paragraphs(article, own) for s in group for _, v in _counts(s.text)}
+        totals = {v: s.text for group in others for s in group for _, v in _counts(s.text)}
         if len(mine) <= PARTS_LISTED:
             for k in range(2, min(PARTS_SUMMED - 1, len(mine)) + 1):
                 for group in combinations(mine, k):
