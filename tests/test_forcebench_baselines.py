@@ -53,23 +53,43 @@ def test_the_classifier_runs_on_a_sample_with_an_axis_of_one_pair() -> None:
     ]
     rows.append(make_row("fb-rel", "relation", "Salt is linked to strokes.", "Salt causes strokes."))
     predictions, report = classifier_predictions(rows, seed=3)
-    assert report["train"] + report["test"] == 11 and len(predictions) == report["test"]
+    assert report["test"] == 11 and sorted(p["id"] for p in predictions) == sorted(r["id"] for r in rows)
 
 
-def test_the_classifier_is_fitted_on_one_half_and_scored_on_the_other() -> None:
+def test_the_classifier_predicts_every_row_once_by_a_model_that_never_saw_it() -> None:
     rows = []
     for i in range(20):
         kind = "licensed" if i % 2 else "contrast"
         rows.append(
-            make_row(f"fb-{i:02d}", "modality", f"Drug {i} may help.", f"Drug {i} will help.", pair_type=kind)
+            make_row(
+                f"fb-{i:02d}",
+                "modality",
+                f"Drug d{i:02d} may help.",
+                f"Drug d{i:02d} will help.",
+                pair_type=kind,
+            )
         )
     predictions, report = classifier_predictions(rows, seed=3)
-    assert (report["train"], report["test"]) == (10, 10)
-    assert sorted(p["id"] for p in predictions) == sorted(report["ids"])
-    assert report["chance"] == 0.5  # stratified: five of each kind held out
-    assert 0.0 <= report["accuracy"] <= 1.0
+    assert (report["folds"], report["test"]) == (5, 20)
+    assert sorted(p["id"] for p in predictions) == sorted(report["ids"]) == sorted(r["id"] for r in rows)
+    assert report["chance"] == 0.5
+    # only the drug's name tells the rows apart: a model that had seen a row would read its pair type
+    # off it; a fold's rows (two of each kind, stratified) differ only in names its model never saw,
+    # so one guess covers the fold, right on half of it
+    assert report["accuracy"] == 0.5
     assert {p["score_raised"] for p in predictions} <= {0.0, 1.0}
     assert classifier_predictions(rows, seed=3) == (predictions, report)
+
+
+def test_the_classifier_runs_with_one_control() -> None:
+    rows = [
+        make_row(f"fb-{i:02d}", "modality", f"Drug {i} may help.", f"Drug {i} will help.", pair_type=kind)
+        for i, kind in enumerate(["contrast"] * 6 + ["licensed"])
+    ]
+    predictions, report = classifier_predictions(rows)
+    assert report["folds"] == 2 and len(predictions) == report["test"] == 7
+    # the control's fold was fitted on contrast pairs only, so it is called a contrast
+    assert next(p for p in predictions if p["id"] == "fb-06")["score_raised"] == 0.0
 
 
 def test_the_copy_detector_prefers_whichever_claim_stands_in_the_evidence() -> None:

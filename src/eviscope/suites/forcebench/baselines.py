@@ -27,10 +27,10 @@ Evidence-blind baselines (contract §6) never read the evidence; they show what 
   whose changed words hold more boosters (``FORCE_WORDS``) less limiters (the hedges and qualifiers
   above) is the stronger one and scores 0, the other 1; an edit of no known direction ties at 0.5.
 - ``claim_only_classifier`` (``classifier_predictions``): a logistic regression on the two claims'
-  words and the words the edit removes and adds, fitted on half the rows to tell ``pair_type``,
-  scored on the other half; it gives a pair it calls a contrast ``(1, 0)`` and a control ``(1, 1)``.
-  Its accuracy against chance (the held-out share of the commoner pair type) says whether the claims
-  alone give the pair type away.
+  words and the words the edit removes and adds that tells ``pair_type``, cross-fitted (5 folds
+  stratified by pair type, seeded): each row is predicted once, by a model fitted on the other folds;
+  it gives a pair it calls a contrast ``(1, 0)`` and a control ``(1, 1)``. Its accuracy against
+  chance (the share of the commoner pair type) says whether the claims alone give the pair type away.
 """
 
 from __future__ import annotations
@@ -330,45 +330,69 @@ def _claim_features(row: Mapping[str, Any]) -> str:
     return f"{weak} {strong} {edits or 'del_none add_none'}"
 
 
-def _strata(rows: Sequence[Mapping[str, Any]]) -> list[str] | None:
-    """Axis and pair type of each row for a stratified split; on a small sample (a seeded subset), an
-    axis/pair-type stratum of one row falls back to its pair type, and with a pair type of one row
-    the split is not stratified.
+CLASSIFIER_FOLDS = 5
+"""Folds of the claim-only classifier's cross-fitting, fewer when a pair type has fewer rows."""
 
-    >>> pairs = [("scope", "contrast")] * 2 + [("numeric", "contrast"), ("relation", "contrast")]
-    >>> _strata([{"axis": a, "pair_type": t} for a, t in pairs])
-    ['scope/contrast', 'scope/contrast', 'contrast', 'contrast']
-    >>> print(_strata([{"axis": a, "pair_type": t} for a, t in [*pairs, ("scope", "licensed")]]))
-    None
+
+def _folds(rows: Sequence[Mapping[str, Any]], seed: int, folds: int) -> list[list[int]]:
+    """Row indices of each held-out fold: stratified by pair type and seeded, ``folds`` of them or as
+    many as the rarer pair type has rows (at least 2); with a pair type of one row, not stratified.
+
+    >>> kinds = ["contrast"] * 8 + ["licensed"] * 3
+    >>> parts = _folds([{"pair_type": k} for k in kinds], seed=0, folds=5)
+    >>> len(parts), sorted(i for part in parts for i in part) == list(range(11))
+    (3, True)
+    >>> [sum(kinds[i] == "licensed" for i in part) for part in parts]
+    [1, 1, 1]
     """
-    strata = [f"{r['axis']}/{r['pair_type']}" for r in rows]
-    counts = Counter(strata)
-    strata = [s if counts[s] >= 2 else r["pair_type"] for s, r in zip(strata, rows, strict=True)]
-    return strata if min(Counter(strata).values()) >= 2 else None
+    from sklearn.model_selection import KFold, StratifiedKFold
+
+    kinds = [row["pair_type"] for row in rows]
+    rarest = min(Counter(kinds).values())
+    k = max(2, min(folds, rarest, len(rows)))
+    if rarest >= 2 and len(set(kinds)) > 1:
+        splitter = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
+        return [list(test) for _, test in splitter.split(kinds, kinds)]
+    splitter = KFold(n_splits=k, shuffle=True, random_state=seed)
+    return [list(test) for _, test in splitter.split(kinds)]
 
 
 def classifier_predictions(
-    rows: Sequence[Mapping[str, Any]], seed: int = 0
+    rows: Sequence[Mapping[str, Any]], seed: int = 0, folds: int = CLASSIFIER_FOLDS
 ) -> tuple[list[dict], dict[str, Any]]:
-    """Fit the claim-only ``pair_type`` classifier on half of ``rows`` (stratified by axis and pair
-    type, seeded) and predict the other half: (its contract §6 predictions on the held-out rows, a
-    report with the held-out ``ids``, ``accuracy`` and ``chance``)."""
+    """Cross-fit the claim-only ``pair_type`` classifier: ``rows`` fall into ``folds`` folds
+    (stratified by pair type, seeded; :func:`_folds`), and each fold is predicted by a model fitted on
+    the other folds only, so that every row, controls included, is predicted exactly once by a model
+    that never saw it. Returns (its contract §6 predictions, one per row, a report with the ``folds``,
+    the rows ``test``-ed, their ``ids``, the ``accuracy`` and ``chance``: the share of the commoner
+    pair type, what always guessing it scores). A fold whose fitted rows hold one pair type is
+    predicted as that type."""
     from sklearn.feature_extraction.text import CountVectorizer
     from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import train_test_split
     from sklearn.pipeline import make_pipeline
 
     rows = sorted(rows, key=lambda r: r["id"])
-    train, test = train_test_split(list(rows), test_size=0.5, random_state=seed, stratify=_strata(rows))
-    model = make_pipeline(
-        CountVectorizer(ngram_range=(1, 2), lowercase=True, binary=True),
-        LogisticRegression(max_iter=2000, random_state=seed),
-    )
-    model.fit([_claim_features(r) for r in train], [r["pair_type"] for r in train])
-    guesses = model.predict([_claim_features(r) for r in test])
-    truth = [r["pair_type"] for r in test]
-    accuracy = sum(g == t for g, t in zip(guesses, truth, strict=True)) / len(test)
-    chance = max(truth.count(kind) for kind in set(truth)) / len(test)
+    features = [_claim_features(r) for r in rows]
+    truth = [r["pair_type"] for r in rows]
+    parts = _folds(rows, seed, folds)
+    guesses: list[str] = [""] * len(rows)
+    for part in parts:
+        held = set(part)
+        fitted = [i for i in range(len(rows)) if i not in held]
+        kinds = sorted({truth[i] for i in fitted})
+        if len(kinds) == 1:
+            for i in part:
+                guesses[i] = kinds[0]
+            continue
+        model = make_pipeline(
+            CountVectorizer(ngram_range=(1, 2), lowercase=True, binary=True),
+            LogisticRegression(max_iter=2000, random_state=seed),
+        )
+        model.fit([features[i] for i in fitted], [truth[i] for i in fitted])
+        for i, guess in zip(part, model.predict([features[i] for i in part]), strict=True):
+            guesses[i] = str(guess)
+    accuracy = sum(g == t for g, t in zip(guesses, truth, strict=True)) / len(rows)
+    chance = max(truth.count(kind) for kind in set(truth)) / len(rows)
     predictions = [
         {
             "id": row["id"],
@@ -376,13 +400,13 @@ def classifier_predictions(
             "score_safe": 1.0,
             "score_raised": 0.0 if guess == "contrast" else 1.0,
         }
-        for row, guess in zip(test, guesses, strict=True)
+        for row, guess in zip(rows, guesses, strict=True)
     ]
     report = {
-        "train": len(train),
-        "test": len(test),
+        "folds": len(parts),
+        "test": len(rows),
         "accuracy": accuracy,
         "chance": chance,
-        "ids": [r["id"] for r in test],
+        "ids": [r["id"] for r in rows],
     }
     return predictions, report

@@ -211,10 +211,9 @@ def run_baselines(args: argparse.Namespace) -> int:
     predictions = baseline_predictions(rows)
     results = {**score_predictions(rows, predictions), "split": split}
     if len({row["pair_type"] for row in rows}) == len(PAIR_TYPES):
-        held_out, fit = classifier_predictions(rows)
-        held = set(fit.pop("ids"))
-        tested = [row for row in rows if row["id"] in held]
-        results["claim_only_classifier"] = {**fit, **score_units(units_from_predictions(tested, held_out))}
+        held_out, fit = classifier_predictions(rows)  # cross-fitted: every row predicted once
+        fit.pop("ids")
+        results["claim_only_classifier"] = {**fit, **score_units(units_from_predictions(rows, held_out))}
     path = args.out / PREDICTIONS_FILE
     with os_errors(path, hint="use another --out"):  # through a fresh temporary file: never a planted link
         write_atomic(path, "".join(dumps(prediction) + "\n" for prediction in predictions))
@@ -228,7 +227,7 @@ def run_baselines(args: argparse.Namespace) -> int:
         if "claim_only_classifier" in results:
             fit = results["claim_only_classifier"]
             screen.print(
-                f"claim-only pair_type classifier, {fit['test']} held-out pairs: accuracy "
+                f"claim-only pair_type classifier, cross-fitted over {fit['folds']} folds, {fit['test']} pairs: accuracy "
                 f"{format_value(fit['accuracy'])} (chance {format_value(fit['chance'])}); MVR {format_value(fit['mvr'])} FS {format_value(fit['fs'])} "
                 f"LPR {format_value(fit['lpr'])} CPA {format_value(fit['cpa'])}"
             )
