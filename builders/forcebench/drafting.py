@@ -394,6 +394,8 @@ class _Pool:
         self.drafts[axis] += 1
         self.by_source[(source_name(candidate["source"]), axis, "drafts")] += 1
         reasons = rejection_reasons(candidate, edit)
+        if len(reasons) == 1:  # the drafts that this reason alone removes: what easing it would give
+            self.by_source[(source_name(candidate["source"]), axis, "alone:" + reasons[0])] += 1
         if reasons:
             self.drop(reasons[0], candidate)
         else:
@@ -601,7 +603,8 @@ _NUMBER_SLOT = re.compile(
 _FUTURE_TIME = re.compile(r"\b(?:20[2-9]\d|next|coming|upcoming|soon|later this|by the end of)\b", re.I)
 _NO_QUANTITY_BEFORE = re.compile(
     r"(?:\b[A-Z][\w.]*|\b(?:over|under|than|least|most|to|from|between|about|nearly|almost|around|up|No"
-    r"|type|phase|grade|stage|class|level|version|number|no|part|chapter|step|day|week|year|wave|round)) $"
+    r"|type|phase|grade|stage|class|level|version|number|no|part|chapter|step|day|week|year|wave|round"
+    r"|last|past|next|first|top|round of|aged?|ages)) $"
 )
 _PLURAL_BEFORE = re.compile(r"(?:[a-rt-z]s|people|children|men|women|they|we|you)\s*$", re.I)
 _CAUSE_SLOT = re.compile(r"(?=\b(?:due to|because of|caused by|the result of)\b)")
@@ -800,7 +803,8 @@ def _funnel(
     (human sources: the units their reader yields, those with a claim and with an over-claim), the
     self-contained ones (``eligible``), those with a rule's marker on one of the source's axes, then
     per pair type the drafts and the drafts each reason removed first (``REJECTION_REASONS`` order)
-    per axis, and the candidates kept per axis."""
+    per axis, the drafts each rule's reason removes ``alone`` (no other rule fails them: what that rule
+    costs; the selection's reasons are not counted here), and the candidates kept per axis."""
     names = sorted({name for name, _ in read} | {source_name(r["source"]) for r in rows})
     out: dict[str, Any] = {}
     for name in names:
@@ -817,6 +821,11 @@ def _funnel(
                     reason: {axis: counts[name, axis, reason] for axis in AXES}
                     for reason in REJECTION_REASONS
                     if any(counts[name, axis, reason] for axis in AXES)
+                },
+                "alone": {
+                    reason: {axis: counts[name, axis, "alone:" + reason] for axis in AXES}
+                    for reason in REJECTION_REASONS
+                    if any(counts[name, axis, "alone:" + reason] for axis in AXES)
                 },
                 "kept": {
                     axis: sum(
