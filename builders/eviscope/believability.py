@@ -166,6 +166,74 @@ _SERIES = re.compile(
 ordinal and a name ("the 87th Academy Awards")."""
 SERIES_REACH = 80
 """The answer dates the numbered event that ends at most this many characters before it in its sentence."""
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """An event held on a fixed calendar: a year of it is one of ``period`` from ``since`` to ``until`` that
+    leaves ``residue`` (the Summer Olympics in 1964, never 1962), where a sentence names it (``cue``) and
+    none of ``not_with``."""
+
+    name: str
+    cue: re.Pattern[str]
+    period: int
+    residue: int
+    since: int
+    until: int = 9999
+    not_with: re.Pattern[str] | None = None
+
+    def holds(self, year: int) -> bool:
+        return self.since <= year <= self.until and year % self.period == self.residue
+
+
+_WINTER_GAMES = re.compile(r"\bWinter\s+(?:Olympics|Olympic\s+Games|Games)\b")
+FIXED_CALENDARS: tuple[Calendar, ...] = (
+    Calendar(
+        "Summer Olympics",
+        re.compile(r"\bOlympi(?:c|cs|ad)\b|\bSummer\s+Games\b"),
+        4,
+        0,
+        1896,
+        not_with=re.compile(r"\bWinter\b|\bYouth\b|\bParalympic|\bSpecial\s+Olympics"),
+    ),
+    Calendar("Winter Olympics to 1992", _WINTER_GAMES, 4, 0, 1924, 1992),
+    Calendar("Winter Olympics from 1994", _WINTER_GAMES, 4, 2, 1994),
+    Calendar(
+        "FIFA World Cup",
+        re.compile(r"\bWorld\s+Cup\b"),
+        4,
+        2,
+        1930,
+        not_with=re.compile(r"\bWomen|\bRugby|\bCricket|\bSki|\bHockey|\bClub\b|\bU-?\d\d|\bBasketball"),
+    ),
+    Calendar(
+        "US presidential election",
+        re.compile(
+            r"\bpresidential\s+(?:elections?|race|vote|campaign)\b|\bfor\s+president\b", re.IGNORECASE
+        ),
+        4,
+        0,
+        1788,
+    ),
+    Calendar("US census", re.compile(r"\bcensus(?:es)?\b", re.IGNORECASE), 10, 0, 1790),
+    Calendar("UK census", re.compile(r"\bcensus(?:es)?\b", re.IGNORECASE), 10, 1, 1801),
+)
+"""The events of a fixed calendar that a reader knows without the article (``date_fixed_calendar``): one
+declaration each."""
+_PROPORTION = re.compile(
+    r"\b(?P<word>most|(?:an?\s+|the\s+)?(?:[a-z]+\s+)?majority|(?:more|less|fewer)\s+than\s+half|over\s+half"
+    r"|half|(?:a\s+)?minority|(?:a|one)[\s-]third|two[\s-]thirds|(?:a|one)[\s-]quarter|three[\s-]quarters)"
+    r"\s+of\b",
+    re.IGNORECASE,
+)
+"""A proportion a sentence states of a whole ("most of its metropolitan population", "a clear majority of 3
+out of 5")."""
+_PROPORTIONS = {"third": 1 / 3, "thirds": 2 / 3, "quarter": 0.25, "quarters": 0.75}
+PROPORTION_LEAST = 0.1
+"""Two counts of which the less is under this share of the other are no part and whole of a proportion."""
+PROPORTION_MARGIN = 0.05
+"""Two counts whose ratio the alternative brings this near a stated proportion no longer read as it."""
+
 _CLOSELY = re.compile(
     r"\b(?:immediately|shortly|soon|just|right|directly)\s+(?:after|before|upon|on)\b"
     r"|\b(?:the\s+)?(?:following|next)\s+year\b|\b(?:a|one)\s+year\s+(?:later|after|earlier|before)\b"
@@ -544,6 +612,8 @@ class Believability:
             ("number_in_name", lambda: _name_number_finding(answer, article, own)),
             ("arithmetic_tie", lambda: _arithmetic_finding(answer, article, own, passage, alternative)),
             ("date_chain_article", lambda: _chain_finding(answer, article, own, passage, alternative)),
+            ("date_fixed_calendar", lambda: _calendar_finding(answer, article, own, alternative)),
+            ("count_stated_proportion", lambda: _proportion_finding(answer, own, passage, alternative)),
         )
         for name, check in checks:
             found = check() if name in rules else None
@@ -1415,4 +1485,76 @@ def _chain_finding(
         mine = stems(sentence.text)
         if any(len(mine & w) >= RESTATED_WORDS for w in words):
             return Finding("date_chain_article", sentence.text)
+    return None
+
+
+def _calendar_finding(answer: Answer, article: Article, own: _Sentence, alternative: str) -> Finding | None:
+    """``date_fixed_calendar``: the answer's sentence or the next one names an event of a fixed calendar
+    (:data:`FIXED_CALENDARS`: "an Olympic torch relay … the 1964 Tokyo edition", "supported a Democrat for
+    president in 1992", "The first census …") whose calendar holds the answer's year and not the
+    alternative's."""
+    if answer.kind not in {"year", "date"}:
+        return None
+    old, new = _answer_span(answer.core), _answer_span(alternative)
+    if old is None or new is None or old[0].year == new[0].year:
+        return None
+    at = article.sentences.index(own)
+    near = [s for s in article.sentences[at : at + 2] if s.paragraph == own.paragraph]
+    for calendar in FIXED_CALENDARS:
+        named = [s for s in near if calendar.cue.search(s.text)]
+        text = " ".join(s.text for s in near)
+        if (
+            named
+            and not (calendar.not_with and calendar.not_with.search(text))
+            and calendar.holds(old[0].year)
+            and not calendar.holds(new[0].year)
+        ):
+            return Finding("date_fixed_calendar", named[0].text)
+    return None
+
+
+def proportion(text: str) -> float | None:
+    """The share of a whole that ``text`` states first (:data:`_PROPORTION`), else ``None``.
+
+    >>> proportion("placed most of its metropolitan population within the city limits")
+    0.5
+    >>> proportion("two-thirds of the seats"), proportion("the most populous city")
+    (0.6666666666666666, None)
+    """
+    match = _PROPORTION.search(text)
+    if match is None:
+        return None
+    return _PROPORTIONS.get(re.split(r"[\s-]", match["word"].lower())[-1], 0.5)
+
+
+def _proportion_finding(
+    answer: Answer, own: _Sentence, passage: list[_Sentence], alternative: str
+) -> Finding | None:
+    """``count_stated_proportion``: the answer's sentence states a proportion ("51% of the vote would lead to
+    a clear majority") that a percentage alternative crosses, or its paragraph states one ("placed most of its
+    metropolitan population within the city limits") that the ratio of the answer to another count of the
+    paragraph (its "853,382") keeps and the alternative's crosses or comes within
+    :data:`PROPORTION_MARGIN` of."""
+    if answer.kind != "quantity":
+        return None
+    old, new = number_value(answer.core), number_value(alternative)
+    at = answer.start - own.start
+    if _PERCENT.match(answer.core + own.text[at + len(answer.core) :][:9]):
+        share = proportion(own.text)
+        if share is not None and (old - 100 * share) * (new - 100 * share) <= 0:
+            return Finding("count_stated_proportion", own.text)
+        return None
+    stated = [(s, proportion(s.text)) for s in [own, *passage]]
+    stated = [(s, share) for s, share in stated if share is not None]
+    if not stated or old <= 0 or new <= 0:
+        return None
+    sentence, share = stated[0]
+    others = [v for offset, v in _counts(own.text) if not at <= offset < at + len(answer.core)]
+    others += [v for s in passage for _, v in _counts(s.text)]
+    for count in others:
+        before, after = min(count, old) / max(count, old), min(count, new) / max(count, new)
+        if before < PROPORTION_LEAST or count == old:
+            continue
+        if (before - share) * (after - share) <= 0 or abs(after - share) < PROPORTION_MARGIN:
+            return Finding("count_stated_proportion", sentence.text)
     return None

@@ -826,6 +826,86 @@ DECLARED: tuple[Rule, ...] = (
             ),
         ),
     ),
+    Rule(
+        "date_fixed_calendar",
+        "the answer's sentence or the next names an event of a fixed calendar (the Summer or Winter Olympics, the FIFA World Cup, a US presidential election, a US or UK census) whose calendar holds the answer's year and not the alternative's: a reader knows there was no Olympic relay in 1962 nor a presidential election in 1993",
+        'no alternative year off the calendar of an event its sentence or the next names ("an Olympic torch relay … the 1964 Tokyo edition", not 1962; "supported a Democrat for president in 1992", not 1993; "In 1790 … The first census", not 1789): the Olympics and World Cup every four years, US presidential elections every four, censuses every ten',
+        failures=(
+            Failure(
+                "56db3546e7c41114004b4f48", "1964", "1962", "Olympic torch relay was held", "squad-train"
+            ),
+            Failure("57341184d058e614000b68db", "1992", "1993", "for president in 1992", "squad-train"),
+            Failure("5d66187a2b22cd4dfcfbd856", "1790", "1789", "The first census", "squadshifts-new-wiki"),
+        ),
+        cases=(
+            MadeUp(
+                ("The city last hosted the Olympic Games in [[1972]], to great acclaim.",),
+                "When did the city last host the Games?",
+                "year",
+                "1971",
+            ),
+            MadeUp(
+                ("The county first backed a Democrat for president in [[1932]].",),
+                "When did the county first back a Democrat?",
+                "year",
+                "1930",
+            ),
+            MadeUp(
+                ("The town had 1,200 people in [[1850]]. The census listed most of them as farmers.",),
+                "When did the town have 1,200 people?",
+                "year",
+                "1852",
+            ),
+            MadeUp(
+                ("The ski jump was built for the Winter Olympics of [[1994]].",),
+                "When were the Winter Olympics held there?",
+                "year",
+                "1996",
+            ),
+        ),
+        stricter=True,
+    ),
+    Rule(
+        "count_stated_proportion",
+        "a sentence states a proportion of a whole ('most of its metropolitan population within the city limits', '51% of the vote would lead to a clear majority'): a percentage alternative must not cross it, nor the ratio of a count to another count of its paragraph cross it or come within five points of it",
+        'no alternative that breaks a proportion the text states: a percentage across the share its sentence names ("51% of the vote would lead to a clear majority", not 47%), a count whose ratio to another count of its paragraph crosses or nears the share its paragraph names ("placed most of its metropolitan population within the city limits" beside 853,382 city dwellers: not a metropolitan 1,651,797)',
+        failures=(
+            Failure(
+                "5727c94bff5b5019007d954b", "1,345,596", "1,651,797", "most of its metropolitan population"
+            ),
+            Failure(
+                "5d66d9322b22cd4dfcfbe4c7",
+                "51%",
+                "47%",
+                "a clear majority of 3 out of 5",
+                "squadshifts-new-wiki",
+            ),
+        ),
+        cases=(
+            MadeUp(
+                ("In the vote, [[55%]] of members said yes, a slim majority of the council.",),
+                "What share voted yes?",
+                "quantity",
+                "45%",
+            ),
+            MadeUp(
+                (
+                    "The district holds [[40,000]] people; most of its population lives in Arlo, a town of 30,000.",
+                ),
+                "How many people does the district hold?",
+                "quantity",
+                "62,000",
+            ),
+            MadeUp(
+                (
+                    "The league has [[36]] clubs. Two-thirds of the clubs play in the north, where 24 are based.",
+                ),
+                "How many clubs does the league have?",
+                "quantity",
+                "30",
+            ),
+        ),
+    ),
 )
 """Every rule of believability, in the order the build reports them."""
 
