@@ -147,6 +147,12 @@ not "100" or "3600"): round numbers recur by chance."""
 SHARES_LISTED = 2
 """A percentage beside this many other percentages of its paragraph is one of a list of shares."""
 _DURATION = re.compile(r"(?<![\d,.])" + _YEARS_SPAN.pattern + r"(?!-old|['’] War)", re.IGNORECASE)
+_MONTHS = re.compile(
+    r"(?<![\d,.])\b(?:\d+|" + "|".join(NUMBER_WORDS) + r")[ -]months?\b(?!-old| old| ago)", re.IGNORECASE
+)
+"""A duration of months ("their 18-month engagement", "for nine months"), not an age."""
+LEAST_MONTHS = 6
+"""The shortest duration of months that ties two years of a paragraph."""
 """A duration of years ("eleven-year", "for 11 years", "ten years later"), not an age ("13-year-old"), the
 Seven Years' War, nor an age of the Earth ("at least 11,000 years")."""
 DURATION_SLACK = 1
@@ -955,17 +961,25 @@ def _anywhere_finding(answer: Answer, article: Article, own: _Sentence) -> Findi
     return None
 
 
-def durations(text: str) -> list[int]:
-    """The durations in years that ``text`` states (:data:`_DURATION`; "a year" is 1, "two decades" 20).
+def durations(text: str) -> list[float]:
+    """The durations in years that ``text`` states (:data:`_DURATION`; "a year" is 1, "two decades" 20), and
+    those of :data:`LEAST_MONTHS` months or more (:data:`_MONTHS`) as shares of years.
 
     >>> durations("his eleven-year military dictatorship; for 3 years; two decades later; a 13-year-old")
     [11, 3, 20]
+    >>> durations("The pair ended their 18-month engagement in 2008, after a 2-month tour.")
+    [1.5]
     """
-    found = []
+    found: list[float] = []
     for match in _DURATION.finditer(text):
         number, unit = re.split(r"[ -]", match.group().lower(), maxsplit=1)
         value = 1 if number in {"a", "an"} else int(number) if number.isdigit() else number_value(number)
         found.append(int(value) * (10 if unit.startswith("decade") else 1))
+    for match in _MONTHS.finditer(text):
+        number = re.split(r"[ -]", match.group().lower(), maxsplit=1)[0]
+        months = int(number) if number.isdigit() else number_value(number)
+        if months >= LEAST_MONTHS:
+            found.append(months / 12)
     return found
 
 
@@ -1005,7 +1019,7 @@ def sequence_years(text: str) -> int:
         int(m[1][:-2]) if m[1][0].isdigit() else ORDINAL_WORDS.index(m[1].lower()) + 1
         for m in _SEQUENCE.finditer(text)
     ]
-    return max([*steps, *durations(text)], default=0)
+    return int(max([*steps, *durations(text)], default=0))
 
 
 def _sequence_finding(

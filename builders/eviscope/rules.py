@@ -513,10 +513,13 @@ DECLARED: tuple[Rule, ...] = (
     ),
     Rule(
         "date_duration_tied",
-        "the answer's paragraph states a duration of years ('his eleven-year military dictatorship', 'for 11 years', 'ten years later') that is, within a year, the distance from the answer to another year of the paragraph ('killed in 1988'): the arithmetic fixes the answer",
-        'no alternative for a year or date whose paragraph states a duration of years that is, within a year, its distance to another year of the paragraph ("his eleven-year military dictatorship" and "killed in 1988" fix Zia-ul-Haq\'s coup in July 1977; ages and "11,000 years" are not durations here)',
+        "the answer's paragraph states a duration of years ('his eleven-year military dictatorship', 'for 11 years', 'ten years later') or of six months or more ('their 18-month engagement') that is, within a year, the distance from the answer to another year of the paragraph ('killed in 1988'): the arithmetic fixes the answer",
+        'no alternative for a year or date whose paragraph states a duration of years or of six months or more ("their 18-month engagement … in 2008") that is, within a year, its distance to another year of the paragraph ("his eleven-year military dictatorship" and "killed in 1988" fix Zia-ul-Haq\'s coup in July 1977; ages and "11,000 years" are not durations here)',
         failures=(
             Failure("57302ad804bcaa1900d772af", "1977", "1976", "his eleven-year military dictatorship"),
+            Failure(
+                "56d12b6b17492d1400aabb39", "August 2006", "May 2006", "18-month engagement", "squad-train"
+            ),
         ),
         cases=(
             MadeUp(
@@ -524,6 +527,12 @@ DECLARED: tuple[Rule, ...] = (
                 "When did General Zar begin his rule?",
                 "year",
                 "1976",
+            ),
+            MadeUp(
+                ("The pair married in [[June 1998]]. Their 20-month marriage ended in 2000.",),
+                "When did the pair marry?",
+                "date",
+                "March 1998",
             ),
         ),
         stricter=True,
