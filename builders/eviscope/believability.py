@@ -146,7 +146,12 @@ RESTATED_DIGITS = 3
 not "100" or "3600"): round numbers recur by chance."""
 SHARES_LISTED = 2
 """A percentage beside this many other percentages of its paragraph is one of a list of shares."""
-_DURATION = re.compile(r"(?<![\d,.])" + _YEARS_SPAN.pattern + r"(?!-old|['’] War)", re.IGNORECASE)
+_DURATION = re.compile(
+    r"(?<![\d,.])"
+    + _YEARS_SPAN.pattern.replace("decades?", "decades?|century|centuries").replace("|a|an|", "|a|an|one|")
+    + r"(?!-old|['’] War)",
+    re.IGNORECASE,
+)
 _MONTHS = re.compile(
     r"(?<![\d,.])\b(?:\d+|" + "|".join(NUMBER_WORDS) + r")[ -]months?\b(?!-old| old| ago)", re.IGNORECASE
 )
@@ -652,7 +657,8 @@ class Believability:
             for sentence in passage:
                 if _YEARS_SPAN.search(sentence.text) and date_spans(sentence.text):
                     return Finding("date_span_passage", sentence.text)
-            found = "date_duration_tied" in rules and _duration_finding(answer, own, passage)
+            found = "date_duration_tied" in rules and _duration_finding(answer, own, passage, rest)
+            found = found or ("date_relative_tied" in rules and _relative_finding(answer, article, own))
             found = found or ("date_numbered_series" in rules and _series_finding(answer, article, own))
             found = found or ("date_sequence_tied" in rules and _sequence_finding(answer, own, passage, rest))
             if found:
@@ -662,6 +668,7 @@ class Believability:
         value = number_value(answer.core)
         found = _label_finding(answer, own) or ("count_of_a_group" in rules and _group_finding(answer, own))
         found = found or _total_finding(answer, own, passage)
+        found = found or ("count_product_stated" in rules and _product_finding(answer, article, own))
         found = found or _unit_finding(answer, own, passage)
         if found:
             return found
@@ -969,12 +976,18 @@ def durations(text: str) -> list[float]:
     [11, 3, 20]
     >>> durations("The pair ended their 18-month engagement in 2008, after a 2-month tour.")
     [1.5]
+    >>> durations("crowned king in 1130 (exactly one century after Rainulf was crowned count)")
+    [100]
     """
     found: list[float] = []
     for match in _DURATION.finditer(text):
         number, unit = re.split(r"[ -]", match.group().lower(), maxsplit=1)
-        value = 1 if number in {"a", "an"} else int(number) if number.isdigit() else number_value(number)
-        found.append(int(value) * (10 if unit.startswith("decade") else 1))
+        value = (
+            1 if number in {"a", "an", "one"} else int(number) if number.isdigit() else number_value(number)
+        )
+        found.append(
+            int(value) * (10 if unit.startswith("decade") else 100 if unit.startswith("centur") else 1)
+        )
     for match in _MONTHS.finditer(text):
         number = re.split(r"[ -]", match.group().lower(), maxsplit=1)[0]
         months = int(number) if number.isdigit() else number_value(number)
@@ -983,11 +996,15 @@ def durations(text: str) -> list[float]:
     return found
 
 
-def _duration_finding(answer: Answer, own: _Sentence, passage: list[_Sentence]) -> Finding | None:
+def _duration_finding(
+    answer: Answer, own: _Sentence, passage: list[_Sentence], rest: list[_Sentence]
+) -> Finding | None:
     """``date_duration_tied``: the answer's paragraph states a duration of years ("his eleven-year
     military dictatorship") that is, within a year, the distance from the answer to another year of the
     paragraph ("killed in 1988"), so the arithmetic fixes the answer ("In July 1977, General Zia-ul-Haq
-    overthrew …")."""
+    overthrew …"); a duration in the answer's own sentence ("crowned king in 1130 (exactly one century
+    after Rainulf was crowned count)") is read against the years of the article's sentences tied to it
+    too ("Rainulf Drengot received the county of Aversa … in 1030")."""
     at, end = answer.start - own.start, answer.start - own.start + len(answer.core)
     held = _answer_span(answer.core)
     if held is None:
@@ -995,8 +1012,10 @@ def _duration_finding(answer: Answer, own: _Sentence, passage: list[_Sentence]) 
     years = {span[0].year for s in passage for _, _, span in date_spans(s.text)}
     years |= {span[0].year for start, stop, span in date_spans(own.text) if stop <= at or start >= end}
     gaps = {abs(year - held[0].year) for year in years}
+    tied = {abs(span[0].year - held[0].year) for s in rest for _, _, span in date_spans(s.text)}
     for sentence in [own, *passage]:
-        if any(abs(gap - n) <= DURATION_SLACK for n in durations(sentence.text) for gap in gaps):
+        apart = gaps | tied if sentence is own else gaps
+        if any(abs(gap - n) <= DURATION_SLACK for n in durations(sentence.text) for gap in apart):
             return Finding("date_duration_tied", sentence.text)
     return None
 
@@ -1571,4 +1590,83 @@ def _proportion_finding(
             continue
         if (before - share) * (after - share) <= 0 or abs(after - share) < PROPORTION_MARGIN:
             return Finding("count_stated_proportion", sentence.text)
+    return None
+
+
+_RELATIVE_YEAR = re.compile(
+    r"^\W*(?:(?:in|during|by)\s+)?(?:the\s+(?:following|next|same)\s+year|that\s+(?:same\s+)?year"
+    r"|(?P<n>a|an|one|two|three|four|five|\d)\s+years?\s+later)\b",
+    re.IGNORECASE,
+)
+"""A sentence that dates its event from the year of the sentence before it ("The following year, the Soviet
+Union collapsed", "Two years later, …")."""
+
+
+def relative_year(sentence: str, before: str) -> int | None:
+    """The year a sentence dates from the last year of the sentence ``before`` it (:data:`_RELATIVE_YEAR`),
+    else ``None``.
+
+    >>> relative_year("The following year, the Soviet Union collapsed.", "Disturbances began in 1990.")
+    1991
+    >>> relative_year("Two years later, it closed.", "It opened in 1850 and 1861."), relative_year("It closed.", "1850")
+    (1863, None)
+    """
+    match = _RELATIVE_YEAR.match(sentence)
+    years = [span[0].year for _, _, span in date_spans(before) if span[0].year == span[1].year]
+    if match is None or not years:
+        return None
+    word = (match["n"] or "").lower()
+    step = (
+        1
+        if word in {"a", "an", "one"}
+        else int(word)
+        if word.isdigit()
+        else number_value(word)
+        if word
+        else 0
+    )
+    if not word:
+        step = 0 if re.search(r"\bsame\b|\bthat\s+year", match.group(), re.IGNORECASE) else 1
+    return years[-1] + int(step)
+
+
+def _relative_finding(answer: Answer, article: Article, own: _Sentence) -> Finding | None:
+    """``date_relative_tied``: a sentence of the article on the same event (a name of the answer's sentence
+    besides the article's topic, or two of its content words) dates it from the sentence before ("Real
+    disturbances did not occur … until 1990. The following year, the Soviet Union collapsed, and Tajikistan
+    declared its independence") to the answer's year: the arithmetic fixes it."""
+    held = _answer_span(answer.core)
+    if held is None or held[0].year != held[1].year:
+        return None
+    named = own.names - article.every_topic
+    words = stems(own.text) - stems(answer.core) - article.every_topic
+    for before, sentence in zip(article.sentences, article.sentences[1:], strict=False):
+        if sentence is own or sentence.paragraph != before.paragraph:
+            continue
+        if not (sentence.names & named or len(stems(sentence.text) & words) >= RESTATED_WORDS):
+            continue
+        if relative_year(sentence.text, before.text) == held[0].year:
+            return Finding("date_relative_tied", sentence.text)
+    return None
+
+
+_GROUPS = re.compile(
+    r"\b(?P<n>\d+|" + "|".join(NUMBER_WORDS) + r")\s+(?:groups|teams|sets|heats|pools|divisions|rounds|squads"
+    r"|batches|rows|classes|units|flights|waves)\s+of\s+(?P<m>\d+|" + "|".join(NUMBER_WORDS) + r")\b",
+    re.IGNORECASE,
+)
+"""A count stated as a product ("three groups of ten", "four teams of 5")."""
+
+
+def _product_finding(answer: Answer, article: Article, own: _Sentence) -> Finding | None:
+    """``count_product_stated``: another sentence of the article states the count as a product ("In season
+    one, there were three groups of ten" semi-finalists beside "These were cut to 30 for the semifinal"):
+    the arithmetic fixes it."""
+    value = number_value(answer.core)
+    for sentence in article.sentences:
+        if sentence is own:
+            continue
+        for match in _GROUPS.finditer(sentence.text):
+            if number_value(match["n"]) * number_value(match["m"]) == value:
+                return Finding("count_product_stated", sentence.text)
     return None

@@ -513,12 +513,19 @@ DECLARED: tuple[Rule, ...] = (
     ),
     Rule(
         "date_duration_tied",
-        "the answer's paragraph states a duration of years ('his eleven-year military dictatorship', 'for 11 years', 'ten years later') or of six months or more ('their 18-month engagement') that is, within a year, the distance from the answer to another year of the paragraph ('killed in 1988'): the arithmetic fixes the answer",
-        'no alternative for a year or date whose paragraph states a duration of years or of six months or more ("their 18-month engagement … in 2008") that is, within a year, its distance to another year of the paragraph ("his eleven-year military dictatorship" and "killed in 1988" fix Zia-ul-Haq\'s coup in July 1977; ages and "11,000 years" are not durations here)',
+        "the answer's paragraph states a duration of years ('his eleven-year military dictatorship', 'for 11 years', 'ten years later') or of six months or more ('their 18-month engagement') that is, within a year, the distance from the answer to another year of the paragraph ('killed in 1988'), or a duration of its own sentence ('exactly one century after Rainulf was crowned count') that is the distance to a year of a sentence of the article tied to it: the arithmetic fixes the answer",
+        'no alternative for a year or date whose paragraph states a duration of years or of six months or more ("their 18-month engagement … in 2008") that is, within a year, its distance to another year of the paragraph ("his eleven-year military dictatorship" and "killed in 1988" fix Zia-ul-Haq\'s coup in July 1977; ages and "11,000 years" are not durations here), or a duration of its own sentence that is its distance to a year of a tied sentence elsewhere ("crowned king in 1130 (exactly one century after Rainulf was crowned count)" and Rainulf\'s county "in 1030")',
         failures=(
             Failure("57302ad804bcaa1900d772af", "1977", "1976", "his eleven-year military dictatorship"),
             Failure(
                 "56d12b6b17492d1400aabb39", "August 2006", "May 2006", "18-month engagement", "squad-train"
+            ),
+            Failure(
+                "56de1645cffd8e1900b4b5d1",
+                "1130",
+                "1132",
+                "exactly one century after Rainulf",
+                at="was crowned king in 1130 (exactly",
             ),
         ),
         cases=(
@@ -914,6 +921,72 @@ DECLARED: tuple[Rule, ...] = (
                 "30",
             ),
         ),
+    ),
+    Rule(
+        "date_relative_tied",
+        "a sentence of the article on the same event (a name of the answer's sentence or two of its content words) dates it from the year of the sentence before it ('Real disturbances did not occur … until 1990. The following year, the Soviet Union collapsed, and Tajikistan declared its independence') to the answer's year: the arithmetic fixes the answer",
+        'no alternative for a year that a sentence on the same event dates from the sentence before it ("… until 1990. The following year, the Soviet Union collapsed, and Tajikistan declared its independence" fixes "an independent nation in 1991"; "Two years later", "That same year")',
+        failures=(
+            Failure(
+                "5733e4e7d058e614000b6501",
+                "1991",
+                "1990",
+                "The following year, the Soviet Union collapsed",
+                "squad-train",
+                "an independent nation in 1991",
+            ),
+        ),
+        cases=(
+            MadeUp(
+                (
+                    "Work on the Harlow canal began in 1820. Two years later, the Harlow canal opened to barges.",
+                    "The Harlow canal opened to barges in [[1822]], bringing coal to the town.",
+                ),
+                "When did the canal open to barges?",
+                "year",
+                "1823",
+            ),
+            MadeUp(
+                (
+                    "The Vell guild was founded in 1702. The following year, the guild built its Vell hall.",
+                    "The Vell hall was built in [[1703]] beside the river.",
+                ),
+                "When was the Vell hall built?",
+                "year",
+                "1704",
+            ),
+        ),
+        stricter=True,
+    ),
+    Rule(
+        "count_product_stated",
+        "another sentence of the article states the count as a product ('In season one, there were three groups of ten' beside 'These were cut to 30 for the semifinal'): the arithmetic fixes it",
+        'no alternative for a count another sentence states as a product ("three groups of ten" semi-finalists beside "cut to 30 for the semifinal"; "four teams of five")',
+        failures=(
+            Failure(
+                "56db079fe7c41114004b4c7d",
+                "30",
+                "32",
+                "three groups of ten",
+                "squad-train",
+                "These were cut to 30 for the semifinal",
+            ),
+        ),
+        cases=(
+            MadeUp(
+                ("The relay drew [[20]] runners from the county.", "They ran in four teams of five."),
+                "How many runners did the relay draw?",
+                "quantity",
+                "24",
+            ),
+            MadeUp(
+                ("The hall seats [[120]] guests at its dinners.", "Guests sit in twelve rows of ten."),
+                "How many guests does the hall seat?",
+                "quantity",
+                "130",
+            ),
+        ),
+        stricter=True,
     ),
 )
 """Every rule of believability, in the order the build reports them."""
