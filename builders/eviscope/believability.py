@@ -146,7 +146,18 @@ RESTATED_DIGITS = 3
 not "100" or "3600"): round numbers recur by chance."""
 SHARES_LISTED = 2
 """A percentage beside this many other percentages of its paragraph is one of a list of shares."""
-_DURATION = re.compile(r"(?<![\d,.])" + _YEARS_SPAN.pattern + r"(?!-old|['’] War)", re.IGNORECASE)
+_DURATION = re.compile(
+    r"(?<![\d,.])"
+    + _YEARS_SPAN.pattern.replace("decades?", "decades?|century|centuries").replace("|a|an|", "|a|an|one|")
+    + r"(?!-old|['’] War)",
+    re.IGNORECASE,
+)
+_MONTHS = re.compile(
+    r"(?<![\d,.])\b(?:\d+|" + "|".join(NUMBER_WORDS) + r")[ -]months?\b(?!-old| old| ago)", re.IGNORECASE
+)
+"""A duration of months ("their 18-month engagement", "for nine months"), not an age."""
+LEAST_MONTHS = 6
+"""The shortest duration of months that ties two years of a paragraph."""
 """A duration of years ("eleven-year", "for 11 years", "ten years later"), not an age ("13-year-old"), the
 Seven Years' War, nor an age of the Earth ("at least 11,000 years")."""
 DURATION_SLACK = 1
@@ -166,6 +177,74 @@ _SERIES = re.compile(
 ordinal and a name ("the 87th Academy Awards")."""
 SERIES_REACH = 80
 """The answer dates the numbered event that ends at most this many characters before it in its sentence."""
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """An event held on a fixed calendar: a year of it is one of ``period`` from ``since`` to ``until`` that
+    leaves ``residue`` (the Summer Olympics in 1964, never 1962), where a sentence names it (``cue``) and
+    none of ``not_with``."""
+
+    name: str
+    cue: re.Pattern[str]
+    period: int
+    residue: int
+    since: int
+    until: int = 9999
+    not_with: re.Pattern[str] | None = None
+
+    def holds(self, year: int) -> bool:
+        return self.since <= year <= self.until and year % self.period == self.residue
+
+
+_WINTER_GAMES = re.compile(r"\bWinter\s+(?:Olympics|Olympic\s+Games|Games)\b")
+FIXED_CALENDARS: tuple[Calendar, ...] = (
+    Calendar(
+        "Summer Olympics",
+        re.compile(r"\bOlympi(?:c|cs|ad)\b|\bSummer\s+Games\b"),
+        4,
+        0,
+        1896,
+        not_with=re.compile(r"\bWinter\b|\bYouth\b|\bParalympic|\bSpecial\s+Olympics"),
+    ),
+    Calendar("Winter Olympics to 1992", _WINTER_GAMES, 4, 0, 1924, 1992),
+    Calendar("Winter Olympics from 1994", _WINTER_GAMES, 4, 2, 1994),
+    Calendar(
+        "FIFA World Cup",
+        re.compile(r"\bWorld\s+Cup\b"),
+        4,
+        2,
+        1930,
+        not_with=re.compile(r"\bWomen|\bRugby|\bCricket|\bSki|\bHockey|\bClub\b|\bU-?\d\d|\bBasketball"),
+    ),
+    Calendar(
+        "US presidential election",
+        re.compile(
+            r"\bpresidential\s+(?:elections?|race|vote|campaign)\b|\bfor\s+president\b", re.IGNORECASE
+        ),
+        4,
+        0,
+        1788,
+    ),
+    Calendar("US census", re.compile(r"\bcensus(?:es)?\b", re.IGNORECASE), 10, 0, 1790),
+    Calendar("UK census", re.compile(r"\bcensus(?:es)?\b", re.IGNORECASE), 10, 1, 1801),
+)
+"""The events of a fixed calendar that a reader knows without the article (``date_fixed_calendar``): one
+declaration each."""
+_PROPORTION = re.compile(
+    r"\b(?P<word>most|(?:an?\s+|the\s+)?(?:[a-z]+\s+)?majority|(?:more|less|fewer)\s+than\s+half|over\s+half"
+    r"|half|(?:a\s+)?minority|(?:a|one)[\s-]third|two[\s-]thirds|(?:a|one)[\s-]quarter|three[\s-]quarters)"
+    r"\s+of\b",
+    re.IGNORECASE,
+)
+"""A proportion a sentence states of a whole ("most of its metropolitan population", "a clear majority of 3
+out of 5")."""
+_PROPORTIONS = {"third": 1 / 3, "thirds": 2 / 3, "quarter": 0.25, "quarters": 0.75}
+PROPORTION_LEAST = 0.1
+"""Two counts of which the less is under this share of the other are no part and whole of a proportion."""
+PROPORTION_MARGIN = 0.05
+"""Two counts whose ratio the alternative brings this near a stated proportion no longer read as it."""
+
 _CLOSELY = re.compile(
     r"\b(?:immediately|shortly|soon|just|right|directly)\s+(?:after|before|upon|on)\b"
     r"|\b(?:the\s+)?(?:following|next)\s+year\b|\b(?:a|one)\s+year\s+(?:later|after|earlier|before)\b"
@@ -544,6 +623,8 @@ class Believability:
             ("number_in_name", lambda: _name_number_finding(answer, article, own)),
             ("arithmetic_tie", lambda: _arithmetic_finding(answer, article, own, passage, alternative)),
             ("date_chain_article", lambda: _chain_finding(answer, article, own, passage, alternative)),
+            ("date_fixed_calendar", lambda: _calendar_finding(answer, article, own, alternative)),
+            ("count_stated_proportion", lambda: _proportion_finding(answer, own, passage, alternative)),
         )
         for name, check in checks:
             found = check() if name in rules else None
@@ -576,7 +657,8 @@ class Believability:
             for sentence in passage:
                 if _YEARS_SPAN.search(sentence.text) and date_spans(sentence.text):
                     return Finding("date_span_passage", sentence.text)
-            found = "date_duration_tied" in rules and _duration_finding(answer, own, passage)
+            found = "date_duration_tied" in rules and _duration_finding(answer, own, passage, rest)
+            found = found or ("date_relative_tied" in rules and _relative_finding(answer, article, own))
             found = found or ("date_numbered_series" in rules and _series_finding(answer, article, own))
             found = found or ("date_sequence_tied" in rules and _sequence_finding(answer, own, passage, rest))
             if found:
@@ -586,6 +668,7 @@ class Believability:
         value = number_value(answer.core)
         found = _label_finding(answer, own) or ("count_of_a_group" in rules and _group_finding(answer, own))
         found = found or _total_finding(answer, own, passage)
+        found = found or ("count_product_stated" in rules and _product_finding(answer, article, own))
         found = found or _unit_finding(answer, own, passage)
         if found:
             return found
@@ -885,25 +968,43 @@ def _anywhere_finding(answer: Answer, article: Article, own: _Sentence) -> Findi
     return None
 
 
-def durations(text: str) -> list[int]:
-    """The durations in years that ``text`` states (:data:`_DURATION`; "a year" is 1, "two decades" 20).
+def durations(text: str) -> list[float]:
+    """The durations in years that ``text`` states (:data:`_DURATION`; "a year" is 1, "two decades" 20), and
+    those of :data:`LEAST_MONTHS` months or more (:data:`_MONTHS`) as shares of years.
 
     >>> durations("his eleven-year military dictatorship; for 3 years; two decades later; a 13-year-old")
     [11, 3, 20]
+    >>> durations("The pair ended their 18-month engagement in 2008, after a 2-month tour.")
+    [1.5]
+    >>> durations("crowned king in 1130 (exactly one century after Rainulf was crowned count)")
+    [100]
     """
-    found = []
+    found: list[float] = []
     for match in _DURATION.finditer(text):
         number, unit = re.split(r"[ -]", match.group().lower(), maxsplit=1)
-        value = 1 if number in {"a", "an"} else int(number) if number.isdigit() else number_value(number)
-        found.append(int(value) * (10 if unit.startswith("decade") else 1))
+        value = (
+            1 if number in {"a", "an", "one"} else int(number) if number.isdigit() else number_value(number)
+        )
+        found.append(
+            int(value) * (10 if unit.startswith("decade") else 100 if unit.startswith("centur") else 1)
+        )
+    for match in _MONTHS.finditer(text):
+        number = re.split(r"[ -]", match.group().lower(), maxsplit=1)[0]
+        months = int(number) if number.isdigit() else number_value(number)
+        if months >= LEAST_MONTHS:
+            found.append(months / 12)
     return found
 
 
-def _duration_finding(answer: Answer, own: _Sentence, passage: list[_Sentence]) -> Finding | None:
+def _duration_finding(
+    answer: Answer, own: _Sentence, passage: list[_Sentence], rest: list[_Sentence]
+) -> Finding | None:
     """``date_duration_tied``: the answer's paragraph states a duration of years ("his eleven-year
     military dictatorship") that is, within a year, the distance from the answer to another year of the
     paragraph ("killed in 1988"), so the arithmetic fixes the answer ("In July 1977, General Zia-ul-Haq
-    overthrew …")."""
+    overthrew …"); a duration in the answer's own sentence ("crowned king in 1130 (exactly one century
+    after Rainulf was crowned count)") is read against the years of the article's sentences tied to it
+    too ("Rainulf Drengot received the county of Aversa … in 1030")."""
     at, end = answer.start - own.start, answer.start - own.start + len(answer.core)
     held = _answer_span(answer.core)
     if held is None:
@@ -911,8 +1012,10 @@ def _duration_finding(answer: Answer, own: _Sentence, passage: list[_Sentence]) 
     years = {span[0].year for s in passage for _, _, span in date_spans(s.text)}
     years |= {span[0].year for start, stop, span in date_spans(own.text) if stop <= at or start >= end}
     gaps = {abs(year - held[0].year) for year in years}
+    tied = {abs(span[0].year - held[0].year) for s in rest for _, _, span in date_spans(s.text)}
     for sentence in [own, *passage]:
-        if any(abs(gap - n) <= DURATION_SLACK for n in durations(sentence.text) for gap in gaps):
+        apart = gaps | tied if sentence is own else gaps
+        if any(abs(gap - n) <= DURATION_SLACK for n in durations(sentence.text) for gap in apart):
             return Finding("date_duration_tied", sentence.text)
     return None
 
@@ -935,7 +1038,7 @@ def sequence_years(text: str) -> int:
         int(m[1][:-2]) if m[1][0].isdigit() else ORDINAL_WORDS.index(m[1].lower()) + 1
         for m in _SEQUENCE.finditer(text)
     ]
-    return max([*steps, *durations(text)], default=0)
+    return int(max([*steps, *durations(text)], default=0))
 
 
 def _sequence_finding(
@@ -1415,4 +1518,155 @@ def _chain_finding(
         mine = stems(sentence.text)
         if any(len(mine & w) >= RESTATED_WORDS for w in words):
             return Finding("date_chain_article", sentence.text)
+    return None
+
+
+def _calendar_finding(answer: Answer, article: Article, own: _Sentence, alternative: str) -> Finding | None:
+    """``date_fixed_calendar``: the answer's sentence or the next one names an event of a fixed calendar
+    (:data:`FIXED_CALENDARS`: "an Olympic torch relay … the 1964 Tokyo edition", "supported a Democrat for
+    president in 1992", "The first census …") whose calendar holds the answer's year and not the
+    alternative's."""
+    if answer.kind not in {"year", "date"}:
+        return None
+    old, new = _answer_span(answer.core), _answer_span(alternative)
+    if old is None or new is None or old[0].year == new[0].year:
+        return None
+    at = article.sentences.index(own)
+    near = [s for s in article.sentences[at : at + 2] if s.paragraph == own.paragraph]
+    for calendar in FIXED_CALENDARS:
+        named = [s for s in near if calendar.cue.search(s.text)]
+        text = " ".join(s.text for s in near)
+        if (
+            named
+            and not (calendar.not_with and calendar.not_with.search(text))
+            and calendar.holds(old[0].year)
+            and not calendar.holds(new[0].year)
+        ):
+            return Finding("date_fixed_calendar", named[0].text)
+    return None
+
+
+def proportion(text: str) -> float | None:
+    """The share of a whole that ``text`` states first (:data:`_PROPORTION`), else ``None``.
+
+    >>> proportion("placed most of its metropolitan population within the city limits")
+    0.5
+    >>> proportion("two-thirds of the seats"), proportion("the most populous city")
+    (0.6666666666666666, None)
+    """
+    match = _PROPORTION.search(text)
+    if match is None:
+        return None
+    return _PROPORTIONS.get(re.split(r"[\s-]", match["word"].lower())[-1], 0.5)
+
+
+def _proportion_finding(
+    answer: Answer, own: _Sentence, passage: list[_Sentence], alternative: str
+) -> Finding | None:
+    """``count_stated_proportion``: the answer's sentence states a proportion ("51% of the vote would lead to
+    a clear majority") that a percentage alternative crosses, or its paragraph states one ("placed most of its
+    metropolitan population within the city limits") that the ratio of the answer to another count of the
+    paragraph (its "853,382") keeps and the alternative's crosses or comes within
+    :data:`PROPORTION_MARGIN` of."""
+    if answer.kind != "quantity":
+        return None
+    old, new = number_value(answer.core), number_value(alternative)
+    at = answer.start - own.start
+    if _PERCENT.match(answer.core + own.text[at + len(answer.core) :][:9]):
+        share = proportion(own.text)
+        if share is not None and (old - 100 * share) * (new - 100 * share) <= 0:
+            return Finding("count_stated_proportion", own.text)
+        return None
+    stated = [(s, proportion(s.text)) for s in [own, *passage]]
+    stated = [(s, share) for s, share in stated if share is not None]
+    if not stated or old <= 0 or new <= 0:
+        return None
+    sentence, share = stated[0]
+    others = [v for offset, v in _counts(own.text) if not at <= offset < at + len(answer.core)]
+    others += [v for s in passage for _, v in _counts(s.text)]
+    for count in others:
+        before, after = min(count, old) / max(count, old), min(count, new) / max(count, new)
+        if before < PROPORTION_LEAST or count == old:
+            continue
+        if (before - share) * (after - share) <= 0 or abs(after - share) < PROPORTION_MARGIN:
+            return Finding("count_stated_proportion", sentence.text)
+    return None
+
+
+_RELATIVE_YEAR = re.compile(
+    r"^\W*(?:(?:in|during|by)\s+)?(?:the\s+(?:following|next|same)\s+year|that\s+(?:same\s+)?year"
+    r"|(?P<n>a|an|one|two|three|four|five|\d)\s+years?\s+later)\b",
+    re.IGNORECASE,
+)
+"""A sentence that dates its event from the year of the sentence before it ("The following year, the Soviet
+Union collapsed", "Two years later, …")."""
+
+
+def relative_year(sentence: str, before: str) -> int | None:
+    """The year a sentence dates from the last year of the sentence ``before`` it (:data:`_RELATIVE_YEAR`),
+    else ``None``.
+
+    >>> relative_year("The following year, the Soviet Union collapsed.", "Disturbances began in 1990.")
+    1991
+    >>> relative_year("Two years later, it closed.", "It opened in 1850 and 1861."), relative_year("It closed.", "1850")
+    (1863, None)
+    """
+    match = _RELATIVE_YEAR.match(sentence)
+    years = [span[0].year for _, _, span in date_spans(before) if span[0].year == span[1].year]
+    if match is None or not years:
+        return None
+    word = (match["n"] or "").lower()
+    step = (
+        1
+        if word in {"a", "an", "one"}
+        else int(word)
+        if word.isdigit()
+        else number_value(word)
+        if word
+        else 0
+    )
+    if not word:
+        step = 0 if re.search(r"\bsame\b|\bthat\s+year", match.group(), re.IGNORECASE) else 1
+    return years[-1] + int(step)
+
+
+def _relative_finding(answer: Answer, article: Article, own: _Sentence) -> Finding | None:
+    """``date_relative_tied``: a sentence of the article on the same event (a name of the answer's sentence
+    besides the article's topic, or two of its content words) dates it from the sentence before ("Real
+    disturbances did not occur … until 1990. The following year, the Soviet Union collapsed, and Tajikistan
+    declared its independence") to the answer's year: the arithmetic fixes it."""
+    held = _answer_span(answer.core)
+    if held is None or held[0].year != held[1].year:
+        return None
+    named = own.names - article.every_topic
+    words = stems(own.text) - stems(answer.core) - article.every_topic
+    for before, sentence in zip(article.sentences, article.sentences[1:], strict=False):
+        if sentence is own or sentence.paragraph != before.paragraph:
+            continue
+        if not (sentence.names & named or len(stems(sentence.text) & words) >= RESTATED_WORDS):
+            continue
+        if relative_year(sentence.text, before.text) == held[0].year:
+            return Finding("date_relative_tied", sentence.text)
+    return None
+
+
+_GROUPS = re.compile(
+    r"\b(?P<n>\d+|" + "|".join(NUMBER_WORDS) + r")\s+(?:groups|teams|sets|heats|pools|divisions|rounds|squads"
+    r"|batches|rows|classes|units|flights|waves)\s+of\s+(?P<m>\d+|" + "|".join(NUMBER_WORDS) + r")\b",
+    re.IGNORECASE,
+)
+"""A count stated as a product ("three groups of ten", "four teams of 5")."""
+
+
+def _product_finding(answer: Answer, article: Article, own: _Sentence) -> Finding | None:
+    """``count_product_stated``: another sentence of the article states the count as a product ("In season
+    one, there were three groups of ten" semi-finalists beside "These were cut to 30 for the semifinal"):
+    the arithmetic fixes it."""
+    value = number_value(answer.core)
+    for sentence in article.sentences:
+        if sentence is own:
+            continue
+        for match in _GROUPS.finditer(sentence.text):
+            if number_value(match["n"]) * number_value(match["m"]) == value:
+                return Finding("count_product_stated", sentence.text)
     return None

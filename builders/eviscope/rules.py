@@ -513,10 +513,20 @@ DECLARED: tuple[Rule, ...] = (
     ),
     Rule(
         "date_duration_tied",
-        "the answer's paragraph states a duration of years ('his eleven-year military dictatorship', 'for 11 years', 'ten years later') that is, within a year, the distance from the answer to another year of the paragraph ('killed in 1988'): the arithmetic fixes the answer",
-        'no alternative for a year or date whose paragraph states a duration of years that is, within a year, its distance to another year of the paragraph ("his eleven-year military dictatorship" and "killed in 1988" fix Zia-ul-Haq\'s coup in July 1977; ages and "11,000 years" are not durations here)',
+        "the answer's paragraph states a duration of years ('his eleven-year military dictatorship', 'for 11 years', 'ten years later') or of six months or more ('their 18-month engagement') that is, within a year, the distance from the answer to another year of the paragraph ('killed in 1988'), or a duration of its own sentence ('exactly one century after Rainulf was crowned count') that is the distance to a year of a sentence of the article tied to it: the arithmetic fixes the answer",
+        'no alternative for a year or date whose paragraph states a duration of years or of six months or more ("their 18-month engagement … in 2008") that is, within a year, its distance to another year of the paragraph ("his eleven-year military dictatorship" and "killed in 1988" fix Zia-ul-Haq\'s coup in July 1977; ages and "11,000 years" are not durations here), or a duration of its own sentence that is its distance to a year of a tied sentence elsewhere ("crowned king in 1130 (exactly one century after Rainulf was crowned count)" and Rainulf\'s county "in 1030")',
         failures=(
             Failure("57302ad804bcaa1900d772af", "1977", "1976", "his eleven-year military dictatorship"),
+            Failure(
+                "56d12b6b17492d1400aabb39", "August 2006", "May 2006", "18-month engagement", "squad-train"
+            ),
+            Failure(
+                "56de1645cffd8e1900b4b5d1",
+                "1130",
+                "1132",
+                "exactly one century after Rainulf",
+                at="was crowned king in 1130 (exactly",
+            ),
         ),
         cases=(
             MadeUp(
@@ -524,6 +534,12 @@ DECLARED: tuple[Rule, ...] = (
                 "When did General Zar begin his rule?",
                 "year",
                 "1976",
+            ),
+            MadeUp(
+                ("The pair married in [[June 1998]]. Their 20-month marriage ended in 2000.",),
+                "When did the pair marry?",
+                "date",
+                "March 1998",
             ),
         ),
         stricter=True,
@@ -825,6 +841,152 @@ DECLARED: tuple[Rule, ...] = (
                 "1674",
             ),
         ),
+    ),
+    Rule(
+        "date_fixed_calendar",
+        "the answer's sentence or the next names an event of a fixed calendar (the Summer or Winter Olympics, the FIFA World Cup, a US presidential election, a US or UK census) whose calendar holds the answer's year and not the alternative's: a reader knows there was no Olympic relay in 1962 nor a presidential election in 1993",
+        'no alternative year off the calendar of an event its sentence or the next names ("an Olympic torch relay … the 1964 Tokyo edition", not 1962; "supported a Democrat for president in 1992", not 1993; "In 1790 … The first census", not 1789): the Olympics and World Cup every four years, US presidential elections every four, censuses every ten',
+        failures=(
+            Failure(
+                "56db3546e7c41114004b4f48", "1964", "1962", "Olympic torch relay was held", "squad-train"
+            ),
+            Failure("57341184d058e614000b68db", "1992", "1993", "for president in 1992", "squad-train"),
+            Failure("5d66187a2b22cd4dfcfbd856", "1790", "1789", "The first census", "squadshifts-new-wiki"),
+        ),
+        cases=(
+            MadeUp(
+                ("The city last hosted the Olympic Games in [[1972]], to great acclaim.",),
+                "When did the city last host the Games?",
+                "year",
+                "1971",
+            ),
+            MadeUp(
+                ("The county first backed a Democrat for president in [[1932]].",),
+                "When did the county first back a Democrat?",
+                "year",
+                "1930",
+            ),
+            MadeUp(
+                ("The town had 1,200 people in [[1850]]. The census listed most of them as farmers.",),
+                "When did the town have 1,200 people?",
+                "year",
+                "1852",
+            ),
+            MadeUp(
+                ("The ski jump was built for the Winter Olympics of [[1994]].",),
+                "When were the Winter Olympics held there?",
+                "year",
+                "1996",
+            ),
+        ),
+        stricter=True,
+    ),
+    Rule(
+        "count_stated_proportion",
+        "a sentence states a proportion of a whole ('most of its metropolitan population within the city limits', '51% of the vote would lead to a clear majority'): a percentage alternative must not cross it, nor the ratio of a count to another count of its paragraph cross it or come within five points of it",
+        'no alternative that breaks a proportion the text states: a percentage across the share its sentence names ("51% of the vote would lead to a clear majority", not 47%), a count whose ratio to another count of its paragraph crosses or nears the share its paragraph names ("placed most of its metropolitan population within the city limits" beside 853,382 city dwellers: not a metropolitan 1,651,797)',
+        failures=(
+            Failure(
+                "5727c94bff5b5019007d954b", "1,345,596", "1,651,797", "most of its metropolitan population"
+            ),
+            Failure(
+                "5d66d9322b22cd4dfcfbe4c7",
+                "51%",
+                "47%",
+                "a clear majority of 3 out of 5",
+                "squadshifts-new-wiki",
+            ),
+        ),
+        cases=(
+            MadeUp(
+                ("In the vote, [[55%]] of members said yes, a slim majority of the council.",),
+                "What share voted yes?",
+                "quantity",
+                "45%",
+            ),
+            MadeUp(
+                (
+                    "The district holds [[40,000]] people; most of its population lives in Arlo, a town of 30,000.",
+                ),
+                "How many people does the district hold?",
+                "quantity",
+                "62,000",
+            ),
+            MadeUp(
+                (
+                    "The league has [[36]] clubs. Two-thirds of the clubs play in the north, where 24 are based.",
+                ),
+                "How many clubs does the league have?",
+                "quantity",
+                "30",
+            ),
+        ),
+    ),
+    Rule(
+        "date_relative_tied",
+        "a sentence of the article on the same event (a name of the answer's sentence or two of its content words) dates it from the year of the sentence before it ('Real disturbances did not occur … until 1990. The following year, the Soviet Union collapsed, and Tajikistan declared its independence') to the answer's year: the arithmetic fixes the answer",
+        'no alternative for a year that a sentence on the same event dates from the sentence before it ("… until 1990. The following year, the Soviet Union collapsed, and Tajikistan declared its independence" fixes "an independent nation in 1991"; "Two years later", "That same year")',
+        failures=(
+            Failure(
+                "5733e4e7d058e614000b6501",
+                "1991",
+                "1990",
+                "The following year, the Soviet Union collapsed",
+                "squad-train",
+                "an independent nation in 1991",
+            ),
+        ),
+        cases=(
+            MadeUp(
+                (
+                    "Work on the Harlow canal began in 1820. Two years later, the Harlow canal opened to barges.",
+                    "The Harlow canal opened to barges in [[1822]], bringing coal to the town.",
+                ),
+                "When did the canal open to barges?",
+                "year",
+                "1823",
+            ),
+            MadeUp(
+                (
+                    "The Vell guild was founded in 1702. The following year, the guild built its Vell hall.",
+                    "The Vell hall was built in [[1703]] beside the river.",
+                ),
+                "When was the Vell hall built?",
+                "year",
+                "1704",
+            ),
+        ),
+        stricter=True,
+    ),
+    Rule(
+        "count_product_stated",
+        "another sentence of the article states the count as a product ('In season one, there were three groups of ten' beside 'These were cut to 30 for the semifinal'): the arithmetic fixes it",
+        'no alternative for a count another sentence states as a product ("three groups of ten" semi-finalists beside "cut to 30 for the semifinal"; "four teams of five")',
+        failures=(
+            Failure(
+                "56db079fe7c41114004b4c7d",
+                "30",
+                "32",
+                "three groups of ten",
+                "squad-train",
+                "These were cut to 30 for the semifinal",
+            ),
+        ),
+        cases=(
+            MadeUp(
+                ("The relay drew [[20]] runners from the county.", "They ran in four teams of five."),
+                "How many runners did the relay draw?",
+                "quantity",
+                "24",
+            ),
+            MadeUp(
+                ("The hall seats [[120]] guests at its dinners.", "Guests sit in twelve rows of ten."),
+                "How many guests does the hall seat?",
+                "quantity",
+                "130",
+            ),
+        ),
+        stricter=True,
     ),
 )
 """Every rule of believability, in the order the build reports them."""
