@@ -221,11 +221,17 @@ def irrelevant_copy(
     if len(signature[0]) != 1 or len(signature[1]) != 1:
         return None  # a copy changes one token, as a conflict edit of one value does
     kinds = [candidate.type, *(k for k in EDITED_KINDS[signature[0][0]] if k != candidate.type)]
+    # A number of another kind than the answer's that stands in a date (its day) is a date's: it is
+    # edited as a date, under the rules of dates, never as a count.
+    dated = [(m.start, m.end) for m in date_mentions(text)] if "quantity" in kinds[1:] else []
     values = [
         (s, v, kind)
         for kind in kinds
         for s, v in _values(text, kind)
-        if avoid is None or not avoid[0] - len(v) < s < avoid[1]
+        if (avoid is None or not avoid[0] - len(v) < s < avoid[1])
+        and not (
+            kind != candidate.type and kind == "quantity" and any(a < s + len(v) and s < b for a, b in dated)
+        )
     ]
     own = None if avoid is None else next((s, e) for s, e in sentence_spans(text) if s <= avoid[0] < e)
     if own is not None:
