@@ -23,7 +23,7 @@ question, drawn twice across sources, and no quartet of a source that gives fewe
 where 40 quartets have none.
 Every conflict passage has a window that stands alone (or is whole), and the support and a related
 passage each have a copy with a question-irrelevant edit
-(:mod:`~eviscope.builders.eviscope.near_duplicates`, issue 32); from SQuAD dev alone that gives 109
+(:mod:`~eviscope.builders.eviscope.near_duplicates`, issue 32); from SQuAD dev alone that gives 107
 (before the copies, 931 could be drawn from all sources at seed 13; from SQuAD dev alone 282 could, once every quartet has a second
 same-article passage and its conflict passage a window
 (:func:`~eviscope.builders.eviscope.windows.conflict_window`), since a base question needs a
@@ -81,8 +81,8 @@ majority rate (1/3) a tree matches within about 4 points by chance (binomial sta
 quartets 3.8, no real difference, and SQuAD dev fell to 99 under issue 32's tenth read's rules).
 With fewer, a per-source margin says nothing (seed 13: MLQA's 7 held-out quartets, 21 rows, gave
 +19.1 points, four rows), and a source that cannot be audited cannot be shown not to be a tell, so it
-is left out rather than reported with a margin that means nothing. TyDi QA GoldP (10 quartets) and
-MLQA (14) fall short: TyDi gives each question only its gold passage, MLQA only the paragraphs with a
+is left out rather than reported with a margin that means nothing. TyDi QA GoldP (14 quartets at
+seed 13) and MLQA (12) fall short: TyDi gives each question only its gold passage, MLQA only the paragraphs with a
 question, so few of their articles have the related passage a quartet needs."""
 
 
