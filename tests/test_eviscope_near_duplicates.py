@@ -301,7 +301,8 @@ def test_xl_string_features_predict_no_action(configs) -> None:
 
 
 def test_xl_copies_are_one_value_edits_that_read_as_the_conflict_edits_do(configs) -> None:
-    # Each copy is its passage (or a window of it) with one value of the answer's form changed, no
+    # Each copy is its passage (or a window of it) with one value changed (one token, of the conflict
+    # edit's kind), no
     # conflict cue; the support's copy still states the answer and is cited, the related one holds none.
     for row in configs["eviscope-xl"]:
         if row["variant"] not in ("noisy", "insufficient"):

@@ -574,7 +574,9 @@ class Believability:
             by_title.setdefault(paragraph.title, []).append(index)
         self.by_title = by_title
         self._articles: dict[str, Article] = {}
-        self._question_findings: dict[tuple[int, int, frozenset[str]], Finding | None] = {}
+        self._question_findings: dict[tuple[Answer, frozenset[str]], Finding | None] = {}
+        """What :meth:`_question_finding` found, by answer (its place, kind and question: the tied
+        sentences depend on the question, the rules on the kind) and rules."""
 
     def article(self, paragraph: int) -> Article:
         title = self.squad.paragraphs[paragraph].title
@@ -590,7 +592,7 @@ class Believability:
     def finding(self, answer: Answer, alternative: str, rules: frozenset[str] = ALL_RULES) -> Finding | None:
         """The first of ``rules`` (of :data:`RULES`) that rejects ``alternative``, with the sentence that
         rules it out."""
-        key = (answer.paragraph, answer.start, rules)
+        key = (answer, rules)
         if key not in self._question_findings:
             self._question_findings[key] = self._question_finding(answer, rules)
         if self._question_findings[key]:

@@ -87,6 +87,12 @@ class Candidate:
     stands_alone: str | None = None
     """Why the repaired conflict passage, shown whole (``eviscope-v1.1``), does not stand alone in its
     article (:func:`~eviscope.builders.eviscope.windows.window_problem`), or ``None``."""
+    alternates: tuple[tuple[str, str], ...] = ()
+    """The conflict passages and alternatives after :attr:`conflict_answer`, in its order, that also pass
+    the six lints and every rule of believability: a balanced config takes the first of them whose
+    conflict window and near-duplicates exist where :attr:`conflict_answer`'s do not
+    (:func:`~eviscope.builders.eviscope.near_duplicates.with_near_duplicates`); listed only for the
+    constructions that ask (:func:`find_candidates`), else empty."""
 
 
 def find_candidates(
@@ -94,13 +100,15 @@ def find_candidates(
     seed: int,
     progress: Callable[[Iterable], Iterable] = iter,
     moves: tuple[Construction, ...] = ((PAPER_MOVES, PAPER_RULES),),
+    alternates: frozenset[Construction] = frozenset(),
 ) -> tuple[dict[Construction, list[Candidate]], Counter[Rejection], list[list[Entity]], Counter[str]]:
     """Every eligible base question of ``squad``, in source order, under each of ``moves`` (how far
     alternatives move, :class:`~eviscope.builders.eviscope.alternatives.Moves`, and the rules of
     believability they must pass, of :data:`~eviscope.builders.eviscope.believability.RULES`); why the others were not
     (by :class:`~eviscope.builders.eviscope.eligibility.Rejection`), the paragraphs' named entities, and
     how many same-article passages the leak check passed over (by reason id), both under the first of
-    ``moves``."""
+    ``moves``. Under the constructions of ``alternates`` each candidate also lists its further believable
+    alternatives (:attr:`Candidate.alternates`)."""
     rejected: Counter[Rejection] = Counter()
     eligible: list[_Eligible] = []
     typed = typed_paragraphs(squad)
@@ -128,7 +136,9 @@ def find_candidates(
         counted = rejected if index == 0 else Counter()
         candidates: list[Candidate] = []
         for item in eligible:
-            made = _make_candidate(squad, item, seed, names, retriever, believability, *how)
+            made = _make_candidate(
+                squad, item, seed, names, retriever, believability, *how, alternates=how in alternates
+            )
             if isinstance(made, Rejection):
                 counted[made] += 1
             else:
@@ -157,6 +167,7 @@ def _make_candidate(
     believability: Believability,
     moves: Moves,
     rules: frozenset[str] = PAPER_RULES,
+    alternates: bool = False,
 ) -> Candidate | Rejection:
     paragraph = squad.paragraphs[item.question.paragraph]
     rng = random.Random(f"{seed}:{item.question.id}:conflict")
@@ -193,6 +204,12 @@ def _make_candidate(
     if unbelievable:
         fits = (passage(o) for o in options if believability.problem(answer, o, rules) is None)
         believable = next(filter(None, fits), None)
+    further: list[tuple[str, str]] = []
+    if alternates and believable is not None:
+        for option in options[options.index(believable[1]) + 1 if believable[1] in options else 0 :]:
+            found = passage(option) if believability.problem(answer, option, rules) is None else None
+            if found is not None and found != believable and found not in further:
+                further.append(found)
     candidate = Candidate(
         item.question,
         paragraph.title,
@@ -206,6 +223,7 @@ def _make_candidate(
         unbelievable=unbelievable,
         believable=believable is not None,
         support=paragraph.context,
+        alternates=tuple(further),
     )
     spans = sentence_spans(candidate.conflict_text)
     context = around(squad, item.question.paragraph)

@@ -23,7 +23,7 @@ question, drawn twice across sources, and no quartet of a source that gives fewe
 where 40 quartets have none.
 Every conflict passage has a window that stands alone (or is whole), and the support and a related
 passage each have a copy with a question-irrelevant edit
-(:mod:`~eviscope.builders.eviscope.near_duplicates`, issue 32); from SQuAD dev alone that gives 109
+(:mod:`~eviscope.builders.eviscope.near_duplicates`, issue 32); from SQuAD dev alone that gives 107
 (before the copies, 931 could be drawn from all sources at seed 13; from SQuAD dev alone 282 could, once every quartet has a second
 same-article passage and its conflict passage a window
 (:func:`~eviscope.builders.eviscope.windows.conflict_window`), since a base question needs a
@@ -62,7 +62,7 @@ from eviscope.builders.eviscope.assembly import check_doc_ids, lint_report, quar
 from eviscope.builders.eviscope.believability import ALL_RULES, PAPER_RULES, RULES, shared_believability
 from eviscope.builders.eviscope.candidates import Candidate, answer_of, find_candidates
 from eviscope.builders.eviscope.conflict_lints import FURTHER_LINTS, LINTS
-from eviscope.builders.eviscope.near_duplicates import near_duplicates
+from eviscope.builders.eviscope.near_duplicates import with_near_duplicates
 from eviscope.builders.parquet_split import write_split
 from eviscope.suites.eviscope.leaks import LEAK_REASONS
 from eviscope.suites.eviscope.row_context import contextualize_rows, squad_articles
@@ -81,8 +81,8 @@ majority rate (1/3) a tree matches within about 4 points by chance (binomial sta
 quartets 3.8, no real difference, and SQuAD dev fell to 99 under issue 32's tenth read's rules).
 With fewer, a per-source margin says nothing (seed 13: MLQA's 7 held-out quartets, 21 rows, gave
 +19.1 points, four rows), and a source that cannot be audited cannot be shown not to be a tell, so it
-is left out rather than reported with a margin that means nothing. TyDi QA GoldP (10 quartets) and
-MLQA (14) fall short: TyDi gives each question only its gold passage, MLQA only the paragraphs with a
+is left out rather than reported with a margin that means nothing. TyDi QA GoldP (14 quartets at
+seed 13) and MLQA (12) fall short: TyDi gives each question only its gold passage, MLQA only the paragraphs with a
 question, so few of their articles have the related passage a quartet needs."""
 
 
@@ -159,7 +159,8 @@ def _candidates(
         first = [(PAPER_MOVES, PAPER_RULES)] if name == DEV.name else []
         wanted = [(c.moves, c.rules) for c in users]
         moves = tuple(dict.fromkeys([*first, *wanted]))
-        pools, rejected, entities, leaked = find_candidates(squads[name], seed, progress, moves)
+        balanced = frozenset((c.moves, c.rules) for c in users if c.params.balanced)
+        pools, rejected, entities, leaked = find_candidates(squads[name], seed, progress, moves, balanced)
         found[name] = _SourcePools(squads[name], pools, rejected, entities, leaked)
     return found
 
@@ -215,14 +216,13 @@ def build_eviscope(
         key = (config.params, config.legacy_conflicts, config.moves, config.rules, config.sources)
         own = [c for source in config.sources for c in found[source].pools[(config.moves, config.rules)]]
         if config.params.balanced:
-            copies = [
-                near_duplicates(squads[c.question.source], checkers[c.question.source], c, config.rules, seed)
-                for c in own
-            ]
-            # The conflict window as the copies cut it (to their common length gap).
+            # Each with its copies and the conflict window as they cut it (to their common length gap),
+            # of its first believable alternative that has both.
             own = [
-                replace(c, near_duplicates=d, window=c.window if d is None else d.window)
-                for c, d in zip(own, copies, strict=True)
+                with_near_duplicates(
+                    squads[c.question.source], checkers[c.question.source], c, config.rules, seed
+                )
+                for c in own
             ]
         if key not in drawn:
             # The legacy construction (v1) draws as before the rules of believability existed.

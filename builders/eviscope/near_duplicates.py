@@ -6,9 +6,11 @@ alone, that is a string tell: two documents that share nearly all their words an
 are a conflict. So every ``noisy`` row of ``eviscope-xl`` shows beside the support a window of it in
 which a value that does *not* answer the question was changed (a *question-irrelevant edit*, best in
 the answer's own sentence), and every ``insufficient`` row shows beside its related passage such a
-window of that passage (:func:`near_duplicates`). Each copy differs from its passage in tokens of the
-same number and kind (year, number, other: :func:`diff_kinds`) as the conflict window from the
-support, and is cut to the same length gap, so the largest word containment, whether a near-duplicate
+window of that passage (:func:`near_duplicates`). Each copy differs from its passage in one token of
+the same kind (year, number, other: :func:`diff_kinds`) as the conflict window from the support; the
+edited value is of the answer's kind where one passes, else of another kind whose edit changes a token
+of that kind (:data:`EDITED_KINDS`: a date's year or day, a count), read by its own kind's rules. Each
+copy is cut to the same length gap, so the largest word containment, whether a near-duplicate
 pair differs, and what differs are the same in the three variants. Every edit passes the lints and the
 rules of believability that a conflict edit passes (same form, no conflict cue, no compatible bound,
 its order to every date and number of the article), and every window stands alone
@@ -22,7 +24,7 @@ from __future__ import annotations
 import difflib
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from eviscope.builders.eviscope.alternatives import (
     NEAR_MOVES,
@@ -42,7 +44,14 @@ from eviscope.builders.eviscope.conflict_lints import (
     lint_no_conflict_cue,
 )
 from eviscope.builders.eviscope.date_forms import date_alternatives, date_mentions, parse_date
-from eviscope.builders.eviscope.windows import GAP_RANGE, WHOLE_GAP, _gap, conflict_window, window_problem
+from eviscope.builders.eviscope.windows import (
+    GAP_RANGE,
+    WHOLE_GAP,
+    _gap,
+    conflict_window,
+    gap_target,
+    window_problem,
+)
 from eviscope.core.normalize import contains, tokens
 from eviscope.core.sentences import sentence_spans
 from eviscope.suites.eviscope.leaks import leak
@@ -55,6 +64,14 @@ GAP_TOLERANCE = 0.01
 nearer one."""
 LEAST_SHARE = 0.85
 """Least share of its distinct words that a conflict window or a copy shares with its passage."""
+EDITED_KINDS: dict[str, tuple[str, ...]] = {
+    "year": ("year", "date"),
+    "number": ("quantity", "date"),
+    "other": ("date",),
+}
+"""The kinds of value (:func:`_values`) whose edit may change a token of each :func:`token_kind`: a
+year (a bare year, or a date's), a number (a count or quantity, or a date's day), another word (a
+date's month)."""
 _NUMBER = re.compile(r"(?<![\w.,$£€–—/-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\s*[–—-]\s*\d|[,.]\d)")
 
 
@@ -192,26 +209,47 @@ def irrelevant_copy(
     rules: frozenset[str],
     rng: random.Random,
 ) -> tuple[str, Edit] | None:
-    """A window of ``text`` (paragraph ``paragraph``, or the run of its first sentences) with a value of
-    the answer's kind changed that is not the answer (outside ``avoid``, the answer's span, whose
-    sentence the window then holds: values of that sentence are tried first), whose differing tokens
-    are ``signature`` (:func:`diff_kinds`), nearest ``gap`` shorter than ``text``; ``None`` where none
-    passes the lints, the rules of believability and, outside the support, the leak check."""
+    """A window of ``text`` (paragraph ``paragraph``, or the run of its first sentences) with a value
+    changed that is not the answer (outside ``avoid``, the answer's span, whose sentence the window then
+    holds: values of that sentence are tried first), whose differing tokens are ``signature``
+    (:func:`diff_kinds`, one token a side), nearest ``gap`` shorter than ``text``; ``None`` where none
+    passes the lints, the rules of believability and, outside the support, the leak check. Values of
+    the answer's kind are tried first, then those of the other kinds of :data:`EDITED_KINDS` for the
+    signature's token; each value moves as its own kind's alternatives do (:func:`_options`) and passes
+    its own kind's rules of believability."""
     question = candidate.question.question
+    if len(signature[0]) != 1 or len(signature[1]) != 1:
+        return None  # a copy changes one token, as a conflict edit of one value does
+    kinds = [candidate.type, *(k for k in EDITED_KINDS[signature[0][0]] if k != candidate.type)]
+    # A number of another kind than the answer's that stands in a date (its day) is a date's: it is
+    # edited as a date, under the rules of dates, never as a count.
+    dated = [(m.start, m.end) for m in date_mentions(text)] if "quantity" in kinds[1:] else []
     values = [
-        (s, v)
-        for s, v in _values(text, candidate.type)
-        if avoid is None or not avoid[0] - len(v) < s < avoid[1]
+        (s, v, kind)
+        for kind in kinds
+        for s, v in _values(text, kind)
+        if (avoid is None or not avoid[0] - len(v) < s < avoid[1])
+        and not (
+            kind != candidate.type and kind == "quantity" and any(a < s + len(v) and s < b for a, b in dated)
+        )
     ]
-    if avoid is not None:
-        own = next((s, e) for s, e in sentence_spans(text) if s <= avoid[0] < e)
-        values.sort(key=lambda item: (not own[0] <= item[0] < own[1], abs(item[0] - avoid[0])))
+    own = None if avoid is None else next((s, e) for s, e in sentence_spans(text) if s <= avoid[0] < e)
+    if own is not None:
+        values.sort(
+            key=lambda item: (
+                item[2] != candidate.type,
+                not own[0] <= item[0] < own[1],
+                abs(item[0] - avoid[0]),
+            )
+        )
+    else:
+        values.sort(key=lambda item: item[2] != candidate.type)
     best: tuple[float, str, Edit] | None = None
-    for start, old in values:
-        for new in _options(text, candidate.type, start, old, rng):
+    for start, old, kind in values:
+        for new in _options(text, kind, start, old, rng):
             if any(contains(new, a) or contains(a, new) for a in candidate.aliases):
                 continue
-            if checker.problem(Answer(paragraph, start, old, candidate.type, question), new, rules):
+            if checker.problem(Answer(paragraph, start, old, kind, question), new, rules):
                 continue
             edited = text[:start] + new + text[start + len(old) :]
             # The answer's offset in the edited text: an edit before it moves it by the change in length.
@@ -223,8 +261,6 @@ def irrelevant_copy(
                 lints = (lint_grammatical_substitution, lint_no_conflict_cue, lint_no_compatible_bound)
                 if not all(lint(case).ok for lint in lints) or diff_kinds(original, window) != signature:
                     continue
-                if len(signature[0]) != 1 or len(signature[1]) != 1:
-                    continue  # a copy changes one token, as a conflict edit of one value does
                 read = sorted(differing_tokens(tokens(window), tokens(text)))
                 if read != sorted(differing_tokens(tokens(window), tokens(original))):
                     continue  # an alignment of the words reads more than the edit (a repeated opener)
@@ -346,3 +382,31 @@ def near_duplicates(
     if any(containment(tokens(copy), tokens(text)) < LEAST_SHARE for copy, text in pairs):
         return None  # a short window shares too few words with its passage to read as a near-duplicate
     return NearDuplicates(*found, related[0], *related[1], shown)
+
+
+def with_near_duplicates(
+    squad: Squad, checker: Believability, candidate: Candidate, rules: frozenset[str], seed: int
+) -> Candidate:
+    """``candidate`` with its :class:`NearDuplicates` (:func:`near_duplicates`) and its conflict window
+    as they cut it; where its alternative has no conflict window or no near-duplicates, the first of its
+    further believable alternatives (:attr:`~eviscope.builders.eviscope.candidates.Candidate.alternates`)
+    that has both, as its conflict passage, alternative and window. An alternative whose conflict window
+    differs from the support in tokens of the same kinds (:func:`diff_kinds`) as one already tried is
+    not tried: the copies of the support and the related passage match those kinds, not the edit.
+    Unchanged (no near-duplicates) where none has both."""
+    tried: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    for text, new in ((candidate.conflict_text, candidate.conflict_answer), *candidate.alternates):
+        made = candidate
+        if (text, new) != (candidate.conflict_text, candidate.conflict_answer):
+            made = replace(candidate, conflict_text=text, conflict_answer=new, window=None)
+            made = replace(made, window=conflict_window(squad, made, gap_target(seed, made.question.id)))
+        if made.window is None:
+            continue
+        signature = diff_kinds(made.window[1], made.window[0])
+        if signature in tried:
+            continue
+        tried.add(signature)
+        found = near_duplicates(squad, checker, made, rules, seed)
+        if found is not None:
+            return replace(made, near_duplicates=found, window=found.window)
+    return candidate

@@ -112,8 +112,10 @@ SKIPPED: dict[str, str] = {
     ),
     "no_irrelevant_edit": (
         "a balanced config shows a copy of the support and of a related passage with a value that does "
-        "not answer the question changed, and no such edit of the answer's kind passes the lints, the "
-        "rules of believability and the leak check, or differs in tokens of the conflict edit's kinds"
+        "not answer the question changed, and no such edit (of the answer's kind, or of another kind "
+        "whose edit changes a token of the conflict edit's kind) passes the lints, the rules of "
+        "believability and the leak check, or differs in one token of the conflict edit's kind, for "
+        "any of the question's believable alternatives"
     ),
 }
 """Why :func:`select` passes over an eligible question, by id."""
