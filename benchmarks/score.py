@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     verdict = "PASS" if peak <= bound else "FAIL"
     print(
-        f"peak RSS, rows + validate + join + score: {peak / 1e9:.2f} GB "
+        f"peak RSS, rows + validate + join + score: {peak / 1e9:.3f} GB "
         f"(bound ≤ {bound / 1e9:.2f} GB for {n:,} rows = {BOUND_FIXED_GB:g} GB + {BOUND_PER_ROW_KB:g} KB/row): "
         f"{verdict}"
     )
@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"traced memory peak: plain parsing {parse_peak / 1e6:,.0f} MB, scoring {score_peak / 1e6:,.0f} MB"
         )
-    print(f"process peak RSS at exit (timing runs included): {peak_rss() / 1e9:.2f} GB")
+    print(f"process peak RSS at exit (timing runs included): {peak_rss() / 1e9:.3f} GB")
     return 0 if verdict == "PASS" else 1
 
 

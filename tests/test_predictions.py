@@ -158,3 +158,25 @@ def test_many_missing_ids_name_the_first_few_and_count_the_rest():
 def test_unreadable_file_is_an_error(tmp_path):
     with pytest.raises(EviScopeError, match="cannot read predictions"):
         load_predictions(tmp_path / "absent.jsonl", hand_rows())
+
+
+def test_ids_whose_hashes_collide_are_still_joined_exactly(tmp_path, monkeypatch):
+    # The join and the duplicate check match ids by hash first: with every hash equal, both fall back
+    # to comparing the ids themselves and give the same predictions and the same errors.
+    from eviscope.suites.eviscope import predictions as predictions_module
+
+    rows = hand_rows()
+    shuffled = hand_predictions()
+    random.Random(5).shuffle(shuffled)
+    path = write_jsonl(tmp_path / "p.jsonl", shuffled)
+    expected = list(load_predictions(path, rows))
+    monkeypatch.setattr(predictions_module, "hash", lambda text: 7, raising=False)
+    for source in (shuffled, path):
+        assert list(load_predictions(source, rows)) == expected
+    with pytest.raises(EviScopeError, match=r"1 unknown ids \(q9-noisy\); 1 missing ids"):
+        load_predictions([*shuffled[1:], {**shuffled[0], "id": "q9-noisy"}], rows)
+    duplicated = write_jsonl(tmp_path / "d.jsonl", [*shuffled, shuffled[3]])
+    with pytest.raises(
+        EviScopeError, match=rf"line 17: duplicate id {shuffled[3]['id']} \(first on line 4\)"
+    ):
+        load_predictions(duplicated, rows)

@@ -208,3 +208,28 @@ def test_the_leaderboard_shows_the_false_conflict_rate_where_it_is_defined():
     assert by_system["edits"] == 0.0  # no noisy row of the hand predictions flags a conflict
     assert math.isnan(by_system["no-edits"])  # not applicable: an empty cell, the line still shown
     assert list(table["system"]) == ["edits", "no-edits"]  # lower is better
+
+
+def test_two_rows_of_one_variant_in_a_quartet_are_named():
+    rows = hand_rows()
+    rows[5] = {**rows[5], "id": "q2-noisy-again", "variant": "sufficient"}
+    preds = [{**p, "id": "q2-noisy-again"} if p["id"] == "q2-noisy" else p for p in hand_predictions()]
+    with pytest.raises(
+        EviScopeError, match=r"quartet q2 has two sufficient rows \(q2-sufficient, q2-noisy-again\)"
+    ):
+        score(rows, preds)
+
+
+def test_counts_past_one_byte_widen_their_vectors():
+    # counts are held in one byte a row until a count passes 255
+    plain = score(hand_rows(), hand_predictions())
+    preds = hand_predictions()
+    preds[0] = {**preds[0], "citations": ["sup1"] + [f"x{k}" for k in range(299)]}
+    wide = score(hand_rows(), preds)
+    assert plain.rows.citations.dtype == "uint8" and wide.rows.citations.dtype == "uint16"
+    assert (wide.rows.citations[0], wide.rows.unsupported_citations[0]) == (300, 299)
+    assert wide.rows.citations[1:].tolist() == plain.rows.citations[1:].tolist()
+    answered = (plain.rows.expected == 0) & (plain.rows.action == 0)
+    unsupported = int(plain.rows.unsupported_citations[answered].sum()) + 299
+    cited = int(plain.rows.citations[answered].sum()) + 299
+    assert wide.overall["unsupported_citation_rate"] == unsupported / cited

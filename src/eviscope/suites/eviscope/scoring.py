@@ -14,6 +14,7 @@ False
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -144,6 +145,8 @@ class RowVectors:
     matching_quotes: np.ndarray
     gold_spans: np.ndarray
     matched_gold_spans: np.ndarray
+    """The counts from ``citations`` to here are 0 on rows not expected to answer, and unsigned, of the
+    narrowest dtype that holds every row's (one byte unless some count passes 255)."""
     irrelevant_edit: np.ndarray
     """Whether the row's near-duplicate of the support disagrees only about another fact
     (``near_duplicate == "irrelevant_edit"``; False where the row does not say)."""
@@ -202,7 +205,8 @@ def row_vectors(rows: Sequence[Mapping[str, Any]], preds: Predictions | Sequence
 
     ok_answer = np.zeros(n, dtype=bool)
     ok_source = np.zeros(n, dtype=bool)
-    counts = np.zeros((n, 6), dtype=np.int32)  # citations, unsupported, quotes, matching, gold, matched
+    # citations, unsupported, quotes, matching, gold, matched: one byte each while they fit
+    counts = np.zeros((n, 6), dtype=np.uint8)
     answerable = expected == ANSWER
     answered = action == ANSWER
     start = 0
@@ -217,7 +221,13 @@ def row_vectors(rows: Sequence[Mapping[str, Any]], preds: Predictions | Sequence
             if answered[i]:
                 ok_answer[i] = _answer_matches(row, answers[k])
             if answerable[i]:
-                counts[i] = (len(citations), unsupported, *_span_counts(row, quote_lists[k]))
+                row_counts = (len(citations), unsupported, *_span_counts(row, quote_lists[k]))
+                try:
+                    counts[i] = row_counts
+                except OverflowError:  # a count over the dtype's range: widen the whole array
+                    wider = np.promote_types(counts.dtype, np.min_scalar_type(max(row_counts)))
+                    counts = counts.astype(wider)
+                    counts[i] = row_counts
         start += batch.num_rows
     ok_success = np.where(answerable, ok_answer & ok_source, action == expected)
     return RowVectors(
@@ -243,14 +253,16 @@ def row_vectors(rows: Sequence[Mapping[str, Any]], preds: Predictions | Sequence
 def quartet_vectors(v: RowVectors) -> QuartetVectors:
     """Group rows into quartets; every quartet must have exactly one row of each variant."""
     number: dict[str, int] = {}  # quartet id -> quartet number, in order of first appearance
-    quartet = np.fromiter(
+    slot = np.fromiter(
         (number.setdefault(q, len(number)) for q in v.quartet_ids), dtype=np.int64, count=len(v.ids)
     )
-    slot = quartet * len(VARIANTS) + v.variant
-    if np.bincount(slot, minlength=1).max(initial=0) > 1:
-        _name_duplicate(v)
+    slot *= len(VARIANTS)
+    slot += v.variant
     row_index = np.full((len(number), len(VARIANTS)), -1, dtype=np.int64)
     row_index.reshape(-1)[slot] = np.arange(len(v.ids))
+    del slot
+    if np.count_nonzero(row_index >= 0) < len(v.ids):  # two rows took one slot
+        _name_duplicate(v)
     quartet_ids = list(number)
     incomplete = np.flatnonzero((row_index == -1).any(axis=1))
     if incomplete.size:
@@ -290,8 +302,11 @@ def _f1(p: float, r: float) -> float:
 
 def _total(values: np.ndarray) -> float:
     """The correctly rounded sum of ``values``, the same whatever the order of the rows (a plain
-    floating-point sum of latencies or costs rounds differently when the rows come in another order)."""
-    return math.fsum(values.tolist())
+    floating-point sum of latencies or costs rounds differently when the rows come in another order).
+    The values are handed to :func:`math.fsum` as Python floats a block at a time, not as one list
+    (32 bytes a row)."""
+    blocks = range(0, len(values), BLOCK_LINES)
+    return math.fsum(itertools.chain.from_iterable(values[i : i + BLOCK_LINES].tolist() for i in blocks))
 
 
 def row_metrics(v: RowVectors, mask: np.ndarray | None = None) -> dict[str, float]:
