@@ -627,6 +627,8 @@ class Believability:
             ("date_chain_article", lambda: _chain_finding(answer, article, own, passage, alternative)),
             ("date_fixed_calendar", lambda: _calendar_finding(answer, article, own, alternative)),
             ("count_stated_proportion", lambda: _proportion_finding(answer, own, passage, alternative)),
+            ("date_named_era", lambda: _era_finding(answer, own, passage, alternative)),
+            ("count_tied_in_sentence", lambda: _tied_count_finding(answer, article, own, passage)),
         )
         for name, check in checks:
             found = check() if name in rules else None
@@ -1461,11 +1463,19 @@ def _impossible_finding(answer: Answer, article: Article, own: _Sentence, altern
     return None
 
 
+_NAMED_OF = re.compile(r"\b([A-Z][a-z]+)\s+of\s+$")
+"""A name that a year ends ("War of 1812", "Revolutions of 1848", "Panic of 1873", "Class of 1990")."""
+_SEASONS = frozenset({"spring", "summer", "autumn", "fall", "winter", "end", "beginning", "start", "middle"})
+
+
 def _name_number_finding(answer: Answer, article: Article, own: _Sentence) -> Finding | None:
     """``number_in_name``: the number is part of a name ("Super Bowl 50", "Apollo 11", "Route 66"): a
     capitalised word that is no quantifier, month or weekday stands right before it, inside the sentence or
     one the article writes as a name."""
     before = own.text[: answer.start - own.start]
+    named = _NAMED_OF.search(before)
+    if named and before[: named.start()].strip() and named[1].lower() not in _SEASONS | _CALENDAR:
+        return Finding("number_in_name", own.text)  # "the War of 1812", "the Revolutions of 1848"
     match = _NAME_BEFORE.search(before)
     if not match:
         return None
@@ -1671,4 +1681,98 @@ def _product_finding(answer: Answer, article: Article, own: _Sentence) -> Findin
         for match in _GROUPS.finditer(sentence.text):
             if number_value(match["n"]) * number_value(match["m"]) == value:
                 return Finding("count_product_stated", sentence.text)
+    return None
+
+
+@dataclass(frozen=True)
+class Era:
+    """A named span of years a reader knows without the article (``date_named_era``)."""
+
+    name: re.Pattern[str]
+    first: int
+    last: int
+
+
+NAMED_ERAS: tuple[Era, ...] = (
+    Era(re.compile(r"\b(?:Second World War|World War II|WWII)\b"), 1939, 1945),
+    Era(re.compile(r"\b(?:First World War|World War I|WWI|Great War)\b(?!I)"), 1914, 1918),
+    Era(re.compile(r"\bEnglish Civil Wars?\b"), 1642, 1651),
+    Era(re.compile(r"\bAmerican Civil War\b"), 1861, 1865),
+    Era(re.compile(r"\b(?:American Revolutionary War|American War of Independence)\b"), 1775, 1783),
+    Era(re.compile(r"\bKorean War\b"), 1950, 1953),
+    Era(re.compile(r"\bSeven Years' War\b|\bSeven Years War\b"), 1756, 1763),
+    Era(re.compile(r"\bThirty Years' War\b|\bThirty Years War\b"), 1618, 1648),
+)
+"""Named wars whose years a reader knows: one declaration each."""
+_ERA_RELATION = re.compile(
+    r"\b(after|following|since|during|in|throughout|before|until|prior to)\s+(?:the\s+)?$", re.IGNORECASE
+)
+
+
+def _era_side(year: int, era: Era, relation: str) -> bool:
+    """``year`` keeps ``relation`` ("after", "during", "before") to ``era``."""
+    if relation in {"after", "following", "since"}:
+        return year >= era.last
+    if relation in {"before", "until", "prior to"}:
+        return year <= era.first
+    return era.first <= year <= era.last
+
+
+def _era_finding(
+    answer: Answer, own: _Sentence, passage: list[_Sentence], alternative: str
+) -> Finding | None:
+    """``date_named_era``: the answer's sentence or paragraph places its events after, during or before a
+    named war (:data:`NAMED_ERAS`: "The first comprehensives were set up after the Second World War",
+    "in 1642, during the English Civil War") that the answer's year keeps and the alternative's leaves."""
+    old, new = _answer_span(answer.core), _answer_span(alternative)
+    if answer.kind not in {"year", "date"} or old is None or new is None:
+        return None
+    for sentence in [own, *passage]:
+        for era in NAMED_ERAS:
+            for match in era.name.finditer(sentence.text):
+                relation = _ERA_RELATION.search(sentence.text[: match.start()])
+                if relation is None:
+                    continue
+                how = relation[1].lower()
+                if _era_side(old[0].year, era, how) and not _era_side(new[0].year, era, how):
+                    return Finding("date_named_era", sentence.text)
+    return None
+
+
+_AGE = re.compile(r"(?:^-year-old|^\s*years?\s+old)|(?:\baged\s+|\bage\s+of\s+)$")
+_AGE_ANYWHERE = re.compile(r"\b\d{1,3}-year-old\b|\baged\s+\d{1,3}\b|\bage\s+of\s+\d{1,3}\b")
+_SHARE_AFTER = re.compile(
+    r"^[^.;]{0,40}?\b(?:an?|the)\s+(?:increase|decrease|rise|fall|drop|growth|gain|loss|decline)\s+of\s+"
+    r"\d+(?:\.\d+)?\s*(?:%|percent|per cent)"
+)
+_RECORD = re.compile(r"^\s*(?:wins?|losses|ties|victories|defeats|draws)\b", re.IGNORECASE)
+_WIN_SHARE = re.compile(r"\bwinning (?:percentage|record)\b|\bwin percentage\b|(?<![\d])\.\d{3}\b")
+
+
+def _tied_count_finding(
+    answer: Answer, article: Article, own: _Sentence, passage: list[_Sentence]
+) -> Finding | None:
+    """``count_tied_in_sentence``: a count that a figure beside it restates: its own share ("will increase by
+    289,000 people …, an increase of 18.8%"), a win-loss record beside its winning percentage ("105 wins,
+    12 losses, and five ties" and ".881"), or an age where the article states the person's age at another
+    date ("the 21-year-old Major George Washington" in October 1753, "22-year-old" in May 1754)."""
+    if answer.kind != "quantity":
+        return None
+    at = answer.start - own.start
+    before, after = own.text[:at], own.text[at + len(answer.core) :]
+    if _SHARE_AFTER.match(after):
+        return Finding("count_tied_in_sentence", own.text)
+    if _RECORD.match(after):
+        for sentence in [own, *passage]:
+            if _WIN_SHARE.search(sentence.text):
+                return Finding("count_tied_in_sentence", sentence.text)
+    if _AGE.search(after[:12]) or _AGE.search(before[-12:]):
+        named = own.names - article.topic
+        for sentence in article.sentences:
+            if (
+                sentence is not own
+                and sentence.names & (named or own.names)
+                and _AGE_ANYWHERE.search(sentence.text)
+            ):
+                return Finding("count_tied_in_sentence", sentence.text)
     return None

@@ -47,7 +47,9 @@ from eviscope.builders.eviscope.date_forms import date_alternatives, date_mentio
 from eviscope.builders.eviscope.windows import (
     GAP_RANGE,
     WHOLE_GAP,
+    Around,
     _gap,
+    around,
     conflict_window,
     gap_target,
     window_problem,
@@ -62,6 +64,10 @@ _YEAR = re.compile(r"(?<![\w.,$£€–—/-])(1\d{3}|20[01]\d)(?![\w%]|\s*[–�
 GAP_TOLERANCE = 0.01
 """How far a copy's length gap may fall from the conflict window's before other edits are tried for a
 nearer one."""
+SHARE_WEIGHT = 10.0
+"""How much a copy's distance from the conflict window's word containment weighs beside its distance from
+the length gap: containments of one-token edits differ by thousandths (0.975 against 0.982, a few
+distinct words more or fewer), gaps by hundredths."""
 LEAST_SHARE = 0.85
 """Least share of its distinct words that a conflict window or a copy shares with its passage."""
 EDITED_KINDS: dict[str, tuple[str, ...]] = {
@@ -177,7 +183,9 @@ def _options(text: str, kind: str, start: int, old: str, rng: random.Random) -> 
     return [o for o in found if not contains(text, o)]
 
 
-def _windows(text: str, hold: list[int], length: int, gap: float) -> list[tuple[int, int]]:
+def _windows(
+    text: str, hold: list[int], length: int, gap: float, context: Around | None = None
+) -> list[tuple[int, int]]:
     """``(start, end)`` of the runs of whole sentences of ``text`` that hold every offset of ``hold``,
     stand alone (:func:`~eviscope.builders.eviscope.windows.window_problem`) and hold no conflict cue,
     the nearest ``gap`` shorter than ``length`` first; the whole text last, or first where ``gap`` is a
@@ -187,7 +195,7 @@ def _windows(text: str, hold: list[int], length: int, gap: float) -> list[tuple[
     options = []
     for first in range(min(inside) + 1):
         for last in range(max(inside), len(spans)):
-            if (first, last) == (0, len(spans) - 1) or window_problem(text, spans, first, last):
+            if (first, last) == (0, len(spans) - 1) or window_problem(text, spans, first, last, context):
                 continue
             start, end = spans[first][0], spans[last][1]
             if not conflict_cues_in(text[start:end]):
@@ -208,6 +216,8 @@ def irrelevant_copy(
     gap: float,
     rules: frozenset[str],
     rng: random.Random,
+    context: Around | None = None,
+    share: float | None = None,
 ) -> tuple[str, Edit] | None:
     """A window of ``text`` (paragraph ``paragraph``, or the run of its first sentences) with a value
     changed that is not the answer (outside ``avoid``, the answer's span, whose sentence the window then
@@ -216,7 +226,12 @@ def irrelevant_copy(
     passes the lints, the rules of believability and, outside the support, the leak check. Values of
     the answer's kind are tried first, then those of the other kinds of :data:`EDITED_KINDS` for the
     signature's token; each value moves as its own kind's alternatives do (:func:`_options`) and passes
-    its own kind's rules of believability."""
+    its own kind's rules of believability. Each window stands alone in its article as a conflict window
+    must (:func:`~eviscope.builders.eviscope.windows.window_problem` with ``context``, the paragraph's
+    neighbours and topic). With ``share``, of the edits and windows nearest ``gap`` the one whose share of
+    its words in ``text`` (:func:`~eviscope.suites.eviscope.surface.containment`) comes nearest ``share``,
+    the conflict window's in the support: the largest containment of a row's documents, which the surface
+    audit reads, then tells no variant."""
     question = candidate.question.question
     if len(signature[0]) != 1 or len(signature[1]) != 1:
         return None  # a copy changes one token, as a conflict edit of one value does
@@ -255,7 +270,7 @@ def irrelevant_copy(
             # The answer's offset in the edited text: an edit before it moves it by the change in length.
             moved = len(new) - len(old) if avoid is not None and start < avoid[0] else 0
             hold = [start] if avoid is None else [start, avoid[0] + moved]
-            for s, e in _windows(edited, hold, len(text), gap):
+            for s, e in _windows(edited, hold, len(text), gap, context):
                 window, original = edited[s:e], text[s : e - len(new) + len(old)]
                 case = ConflictCase(question, (old,), original, original, window, new)
                 lints = (lint_grammatical_substitution, lint_no_conflict_cue, lint_no_compatible_bound)
@@ -267,6 +282,8 @@ def irrelevant_copy(
                 if avoid is None and leak(question, list(candidate.aliases), window, True):
                     continue
                 miss = abs(_gap(len(text), len(window)) - gap)
+                if share is not None:  # as much of its words in its passage as the conflict window has
+                    miss += SHARE_WEIGHT * abs(containment(tokens(window), tokens(text)) - share)
                 if best is None or miss < best[0]:
                     best = (miss, window, Edit(start, old, new))
                 break  # the windows come nearest the gap first: this edit has no nearer one
@@ -292,7 +309,19 @@ def _support_side(
     answer = answer_of(squad, candidate)
     support = squad.paragraphs[answer.paragraph].context
     avoid = (answer.start, answer.start + len(answer.core))
-    found = irrelevant_copy(checker, answer.paragraph, support, candidate, avoid, signature, gap, rules, rng)
+    found = irrelevant_copy(
+        checker,
+        answer.paragraph,
+        support,
+        candidate,
+        avoid,
+        signature,
+        gap,
+        rules,
+        rng,
+        around(squad, answer.paragraph),
+        containment(tokens(window), tokens(support)),
+    )
     if found is None:
         return None
     shown = candidate.window
@@ -318,25 +347,34 @@ def _related_side(
     length: int,
     gap: float,
     rng: random.Random,
+    share: float,
 ) -> tuple[tuple[int, int], tuple[str, Edit]] | None:
     """A related passage (a paragraph of the pool and the end of its first sentences) and its copy: of
     the runs of first sentences that stand alone, the run and copy that together come nearest
-    ``length`` and ``gap``."""
+    ``length``, ``gap`` and ``share``, the word containment of the conflict window in the support (so
+    that the largest containment of a row's documents does not tell its variant)."""
     pool = list(candidate.related_pool)
     runs: list[tuple[int, int]] = []
     for i in pool:
         context = squad.paragraphs[i].context
         spans = sentence_spans(context)
-        stands = [end for k, (_, end) in enumerate(spans) if window_problem(context, spans, 0, k) is None]
+        stands = [
+            end
+            for k, (_, end) in enumerate(spans)
+            if window_problem(context, spans, 0, k, around(squad, i)) is None
+        ]
         runs += [(i, end) for end in stands]
     best: tuple[float, tuple[int, int], tuple[str, Edit]] | None = None
     for i, end in sorted(runs, key=lambda run: (_gap(length, run[1]), pool.index(run[0]))):
         if best is not None and _gap(length, end) > best[0]:
             break  # the runs come nearest the support's length first: none later can do better
         text = squad.paragraphs[i].context[:end]
-        copy = irrelevant_copy(checker, i, text, candidate, None, signature, gap, rules, rng)
+        copy = irrelevant_copy(
+            checker, i, text, candidate, None, signature, gap, rules, rng, around(squad, i), share
+        )
         if copy is not None:
             miss = _gap(length, end) + abs(_gap(end, len(copy[0])) - gap)
+            miss += SHARE_WEIGHT * abs(containment(tokens(copy[0]), tokens(text)) - share)
             if best is None or miss < best[0]:
                 best = (miss, (i, end), copy)
     return None if best is None else (best[1], best[2])
@@ -362,7 +400,9 @@ def near_duplicates(
         return None
     found, shown = side
     gap = _gap(support, len(shown[0]))
-    related = _related_side(squad, checker, candidate, rules, signature, support, gap, rng)
+    support_text = squad.paragraphs[candidate.question.paragraph].context
+    share = containment(tokens(shown[0]), tokens(support_text))
+    related = _related_side(squad, checker, candidate, rules, signature, support, gap, rng, share)
     if related is None:
         return None
 

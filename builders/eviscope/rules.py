@@ -788,15 +788,29 @@ DECLARED: tuple[Rule, ...] = (
     ),
     Rule(
         "number_in_name",
-        "the number is part of a name ('Super Bowl 50', 'Apollo 11', 'Route 66', 'Boeing 747'): changing it names another thing, or a thing the naming convention rules out ('Super Bowl 40' among Roman numerals)",
+        "the number is part of a name ('Super Bowl 50', 'Apollo 11', 'Route 66', 'Boeing 747', 'the War of 1812'): changing it names another thing, or a thing the naming convention rules out ('Super Bowl 40' among Roman numerals)",
         'no number that is part of a name ("for Super Bowl 50, the cameras were upgraded", not "Super Bowl 40"; "Apollo 11", "Route 66", "Boeing 747")',
         failures=(
             Failure(
                 "56bec0dd3aeaaa14008c935a", "50", "40", "Super Bowl 50", at="for Super Bowl 50, the cameras"
             ),
+            Failure(
+                "56dde56e9a695914005b967c",
+                "1812",
+                "1813",
+                "War of 1812",
+                "squad-train",
+                "Revolutionary War and War of 1812",
+            ),
         ),
         cases=(
             MadeUp(("The crew of Apollo [[11]] landed in July.",), "Which mission landed?", "quantity", "12"),
+            MadeUp(
+                ("Farmers were ruined in the Panic of [[1873]], which closed the banks.",),
+                "When were the farmers ruined?",
+                "year",
+                "1874",
+            ),
             MadeUp(
                 ("Traffic on Route [[66]] fell after the highway opened.",),
                 "What road lost traffic?",
@@ -873,7 +887,7 @@ DECLARED: tuple[Rule, ...] = (
                 "1852",
             ),
             MadeUp(
-                ("The ski jump was built for the Winter Olympics of [[1994]].",),
+                ("The ski jump was built for the [[1994]] Winter Olympics.",),
                 "When were the Winter Olympics held there?",
                 "year",
                 "1996",
@@ -984,6 +998,81 @@ DECLARED: tuple[Rule, ...] = (
                 "How many guests does the hall seat?",
                 "quantity",
                 "130",
+            ),
+        ),
+        stricter=True,
+    ),
+    Rule(
+        "date_named_era",
+        "the answer's sentence or paragraph places its events after, during or before a named war whose years a reader knows (the Second World War, the English Civil War, …) and the alternative's year leaves that place ('The first comprehensives were set up after the Second World War' against 1944; 'in 1641, during the English Civil War')",
+        'no alternative year that leaves its place after, during or before a named war of its sentence or paragraph ("set up after the Second World War": not 1944; "in 1642, during the English Civil War": not 1641)',
+        failures=(
+            Failure("56dc7afb14d3a41400c268e5", "1946", "1944", "after the Second World War", "squad-train"),
+            Failure(
+                "5d6661b52b22cd4dfcfbdd20",
+                "1642",
+                "1641",
+                "during the English Civil War",
+                "squadshifts-new-wiki",
+                "English language in 1642, during",
+            ),
+        ),
+        cases=(
+            MadeUp(
+                (
+                    "The first clinics opened after the Second World War. The Arden clinic opened in [[1947]].",
+                ),
+                "When did the Arden clinic open?",
+                "year",
+                "1943",
+            ),
+            MadeUp(
+                ("The mill was seized in [[1915]], during the First World War, by the army.",),
+                "When was the mill seized?",
+                "year",
+                "1913",
+            ),
+        ),
+        stricter=True,
+    ),
+    Rule(
+        "count_tied_in_sentence",
+        "a figure beside the count restates it: its own share ('will increase by 289,000 people …, an increase of 18.8%'), a win-loss record beside its winning percentage ('105 wins, 12 losses, and five ties' and '.881'), or an age where the article states the same person's age at another date ('the 21-year-old Major George Washington' in 1753, '22-year-old' in 1754)",
+        'no alternative for a count that a figure beside it restates: its own share ("an increase of 18.8%"), a record beside its winning percentage (".881"), an age beside the same person\'s age at another date ("21-year-old" in 1753 and "22-year-old" in 1754)',
+        failures=(
+            Failure(
+                "5d67614e2b22cd4dfcfbf942",
+                "289,000",
+                "290,000",
+                "an increase of 18.8%",
+                "squadshifts-new-wiki",
+            ),
+            Failure("573387acd058e614000b5cb2", "12", "11", ".881", "squad-train", "105 wins, 12 losses"),
+            Failure("5733ef47d058e614000b662e", "21", "25", "22-year-old", at="the 21-year-old Major"),
+        ),
+        cases=(
+            MadeUp(
+                (
+                    "The town will grow by [[41,000]] residents by 2030, an increase of 12.5% over the period.",
+                ),
+                "How much will the town grow?",
+                "quantity",
+                "44,000",
+            ),
+            MadeUp(
+                ("Under Brann the club posted [[64]] wins and 20 losses, a .762 winning percentage.",),
+                "How many wins did the club post under Brann?",
+                "quantity",
+                "66",
+            ),
+            MadeUp(
+                (
+                    "In 1820 the [[19]]-year-old Ellis Varn joined the fleet.",
+                    "By 1825 Ellis Varn, then a 24-year-old captain, led the Varn squadron.",
+                ),
+                "How old was Ellis Varn when he joined the fleet?",
+                "quantity",
+                "21",
             ),
         ),
         stricter=True,
