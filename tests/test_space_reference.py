@@ -28,9 +28,9 @@ def test_each_committed_reference_is_scored_as_its_run_and_dated_when_it_finishe
     assert records and [(r["config"], r["system"]) for r in records] == [
         (e["config"], e["system"]) for e in INDEXED
     ]
-    # eviscope-v1.1's SmolLM2 runs were withdrawn with issue 32's repairs until they are re-run
-    # (docs/reference-results.md); an indexed run on rows no config serves would be left off, and fail above
-    assert {r["config"] for r in records} == {"forcebench"}
+    # eviscope-v1.1's SmolLM2 runs were re-run on the v1.1 of issue 32's repairs (docs/reference-results.md);
+    # an indexed run on rows no config serves would be left off, and fail above
+    assert {r["config"] for r in records} == {"eviscope-v1.1", "forcebench"}
     for record, entry in zip(records, INDEXED, strict=True):
         run = REFERENCE_DIR / entry["run"]
         manifest = json.loads((run / MANIFEST).read_text(encoding="utf-8"))
