@@ -3,6 +3,8 @@
 >>> text = "Dr. J. Smith came in 1901. He left in 1910! The U.S. Army stayed. Aged 5. Then 6."
 >>> [text[s:e] for s, e in sentence_spans(text)]
 ['Dr. J. Smith came in 1901.', 'He left in 1910!', 'The U.S. Army stayed.', 'Aged 5.', 'Then 6.']
+>>> [len(sentence_spans(t)) for t in ("Then came president Fr. Walsh in 1922.", "Sen. Byrd and Warner Bros. Pictures met.")]
+[1, 1]
 """
 
 from __future__ import annotations
@@ -62,9 +64,34 @@ ABBREVIATIONS = frozenset(
         "i.e",
         "a.d",
         "b.c",
+        # titles before a name, of clergy, office and rank ("college president Fr. Matthew Walsh")
+        "fr",
+        "msgr",
+        "sen",
+        "rep",
+        "pres",
+        "hon",
+        "adm",
+        "maj",
+        "brig",
+        "cmdr",
+        "supt",
+        "atty",
+        "mme",
+        "mlle",
+        "messrs",
+        # abbreviations inside names and addresses ("Warner Bros. Pictures", "Pharm. D.", "Fifth Ave.")
+        "bros",
+        "pharm",
+        "ave",
+        "blvd",
+        "dept",
+        "univ",
     ]
 )
-"""Words that end in a period without ending a sentence (lower-case, without the final period)."""
+"""Words that end in a period without ending a sentence (lower-case, without the final period): a
+title before a name, a month, a word abbreviated inside a name or address; a class, not the words one
+passage held (issue 32's read: a window cut after "college president Fr.")."""
 
 _BOUNDARY = re.compile(r"[.!?][\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
 _LAST_WORD = re.compile(r"([\w.]+)\.$")
