@@ -168,12 +168,66 @@ CUT_WINDOWS = [
         "opens_on_example",
     ),
     ("The river floods every spring.", "The damaged bridges were rebuilt in 1950.", "opens_on_definite"),
-    ("Many towns banned the practice.", "In Kelso, for instance, it ended in 1902.", "opens_on_example"),
+    (
+        "Many towns banned the practice.",
+        "In Kelso, for instance, the custom ended in 1902.",
+        "opens_on_example",
+    ),
     (
         "Two unions merged in 1920.",
         "The new body's first president was elected in 1921.",
         "opens_on_definite",
     ),
+    # Issue 32's fifteenth read of xl's edits (seeds 4646, 6262) failed the first five, real openers of
+    # its windows after the sentences they cut; the others are made up, of the same classes.
+    (
+        "In 1526 Lucas Vázquez de Ayllón founded a colony in South Carolina with 600 colonists.",
+        "By November the 300 Spanish colonists were reduced to 100.",
+        "points_back",
+    ),
+    (
+        'The basis for the Social Chapter was developed in 1989 by the "social partners" representatives.',
+        "A toned down version was adopted as the Social Charter at the 1989 Strasbourg European Council.",
+        "cut_referent",
+    ),
+    (
+        "Kenya currently imports all crude petroleum requirements.",
+        "Petroleum accounts for 19% to 25% of the national import bill.",
+        "cut_referent",
+    ),
+    (
+        "Richard met the barons of Outremer at Acre in 1191.",
+        "All declared their support for Richard provided that he support Guy against his rival Conrad.",
+        "opens_on_connective",
+    ),
+    (
+        "The United States administered Guam, Samoa and the Virgin Islands.",
+        "In addition to the territories noted above, the United States administered a Trust Territory from 1947.",
+        "points_back",
+    ),
+    ("The treaty was signed in 1648.", "That year Kelso moved its border to the Rhine.", "points_back"),
+    ("The fort was finished in 1820.", "In the spring the garrison of 90 moved in.", "points_back"),
+    ("The first engine ran in 1901.", "A lighter successor followed in 1905.", "cut_referent"),
+    ("Chile exports copper.", "Copper makes up half of the domestic output in 1990.", "cut_referent"),
+    (
+        "In 1526 a colony was founded with 600 colonists.",
+        "In 1527 the 300 surviving colonists left.",
+        "cut_referent",
+    ),
+    ("Twelve bishops met in 1215.", "Most signed the charter in 1216.", "opens_on_connective"),
+    # the sixteenth read (seed 8484): a subject pronoun after an opening phrase that names only its
+    # object; "later" than an event the window cut
+    (
+        "In 1759 the king made Carvalho Count of Oeiras.",
+        'Made "Marquis of Pombal" in 1770, he effectively ruled Portugal until 1779.',
+        "opens_on_connective",
+    ),
+    (
+        "West was arrested at Los Angeles airport in 2008.",
+        "West was later released on $20,000 bail bond.",
+        "points_back",
+    ),
+    ("The mayor resigned in 1950.", "She later returned as a judge in 1955.", "opens_on_connective"),
 ]
 PARAGRAPH_OPENINGS = [
     ("Older constitutions often vest this power in the cabinet. In 1918 the rule changed.", "points_back"),
@@ -204,6 +258,13 @@ CUT_AND_ALONE = [
     ("The river floods every spring.", "In 1950 the Kelso Bridge was rebuilt."),
     ("The river floods every spring.", "The Sunday Times reported the flood in 1950."),
     ("The river floods every spring.", "During the year, Kelso built a dam."),
+    ("The fort was finished in 1820.", "By November 1821 Fort Kelso's garrison had moved in."),
+    ("The first engine ran in 1901.", "A version of the Kelso engine for ships followed in 1905."),
+    ("Chile exports copper.", "Copper makes up half of Chile's national output."),
+    ("The barons met at Acre.", "All twelve barons of Outremer declared their support in 1191."),
+    ("The league formed in 1920.", "The Chicago Bears won the 1921 title."),
+    ("The river floods every spring.", "When Tesla arrived in 1884, he built a dam."),
+    ("The river floods every spring.", "In later years Kelso raised its dam, in 1990."),
 ]
 
 

@@ -45,11 +45,12 @@ there are also:", "However", "In addition", "Other sports clubs include"), not o
 that names what it leans on ("As a result of the earthquake", "In addition to the territories", "Each
 year", "Each sitting day")."""
 _PRONOUN = re.compile(
-    r"^(?:\W*\w+\b){0,5}?\W*\b(?P<pronoun>[Hh]e|[Ss]he|[Hh]im|[Hh]is|[Hh]er|[Tt]hey|[Tt]hem|[Tt]heir|[Ii]ts?|[Tt]his|"
+    r"^(?:\W*\w+\b){0,7}?\W*\b(?P<pronoun>[Hh]e|[Ss]he|[Hh]im|[Hh]is|[Hh]er|[Tt]hey|[Tt]hem|[Tt]heir|[Ii]ts?|[Tt]his|"
     r"[Tt]hese|[Tt]hose|[Ss]uch)\b(?!\s+as\b)"
 )
-"""A pronoun or demonstrative among a sentence's first six words ("In 1187, he launched", "Their local
-rivals"), whose referent :func:`needs_referent` looks for in the sentence."""
+"""A pronoun or demonstrative among a sentence's first eight words ("In 1187, he launched", "Their local
+rivals", 'Made "Marquis of Pombal" in 1770, he'), whose referent :func:`needs_referent` looks for in the
+sentence."""
 _NEEDS_EVENT = frozenset(
     [
         "perpetrators",
@@ -212,6 +213,24 @@ def definite_heads(sentence: str) -> tuple[tuple[int, str], ...]:
     return tuple(found)
 
 
+_QUANTIFIERS = frozenset(
+    {"all", "some", "many", "most", "several", "none", "few", "both", "neither", "either", "each", "others"}
+)
+
+
+def bare_quantifier(sentence: str) -> bool:
+    """``sentence``'s subject is a quantifier standing for a noun the sentence does not name ("All declared
+    their support for Richard"): of whom, the text before says.
+
+    >>> bare_quantifier("All declared their support for Richard in 1191."), bare_quantifier("All students declared it.")
+    (True, False)
+    """
+    return any(
+        t.lower_ in _QUANTIFIERS and t.dep_ in {"nsubj", "nsubjpass"} and not list(t.children)
+        for t in _parse(sentence)
+    )
+
+
 def needs_referent(sentence: str) -> bool:
     """``sentence`` opens on a pronoun or demonstrative (:data:`_PRONOUN`) whose referent it does not
     name: no name or subject before it ("Warsaw, especially its city centre", "BSkyB launched its"), it
@@ -222,6 +241,8 @@ def needs_referent(sentence: str) -> bool:
     (True, False)
     >>> needs_referent("Under its new owner, The Sunday Times notched up several firsts."), needs_referent("It is estimated that 60% will.")
     (False, False)
+    >>> needs_referent('Made "Marquis of Pombal" in 1770, he ruled Portugal.'), needs_referent("When Tesla arrived in 1884, he met Edison.")
+    (True, False)
     """
     match = _PRONOUN.match(sentence)
     if not match:
@@ -231,7 +252,10 @@ def needs_referent(sentence: str) -> bool:
     if pronoun is None:  # the parse splits the words otherwise: the pronoun stands as the regex found it
         return True
     before = doc[: pronoun.i]
-    if any(t.pos_ == "PROPN" or t.dep_ in {"nsubj", "nsubjpass"} for t in before):
+    # A subject pronoun refers to a subject named before it ("When Tesla arrived, he"), not to a name that
+    # an opening phrase holds as its object ('Made "Marquis of Pombal" in 1770, he ruled').
+    subject = pronoun.dep_ in {"nsubj", "nsubjpass"}
+    if any((t.pos_ == "PROPN" and not subject) or t.dep_ in {"nsubj", "nsubjpass"} for t in before):
         return False
     if pronoun.dep_ == "expl" or (
         pronoun.lower_ == "it"
@@ -249,18 +273,46 @@ def needs_referent(sentence: str) -> bool:
 _ANAPHORIC_ADVERB = re.compile(
     r"\b(?:subsequently|thereafter|thereupon|afterwards?|meanwhile|beforehand)\b(?!\s+(?:to|of)\b)"
     r"|\bas\s+well\b(?!\s+as\b)|,?\s\btoo\s*[.,;]"
-    r"|^\W*The\s+(?:[a-z]+est|first|second|third|last|next|remaining)\s+(?:is|was|are|were|has|had|have|one|ones)\b",
+    r"|^\W*The\s+(?:[a-z]+est|first|second|third|last|next|remaining)\s+(?:is|was|are|were|has|had|have|one|ones)\b"
+    r"|\b(?:noted|mentioned|listed|described|cited|discussed|named|shown)\s+(?:above|earlier|previously|before)\b"
+    r"|\b(?:afore|above-?)mentioned\b"
+    r"|\b(?:was|were|is|are|been|had|has|have|would|he|she|they|it)\s+later\b",
     re.IGNORECASE,
 )
 """What dates or compares by what was told before, anywhere in a passage's first sentence: an adverb
 ("Sporadic use of the term occurred subsequently"), "as well" or "too" ("There are other significant
 ethnic minorities as well"), a superlative or ordinal standing for a noun ("The oldest is claimed to have
-been set up in 1221")."""
+been set up in 1221"), what was "noted above" ("In addition to the territories noted above"), what
+happened "later" than a cut event ("West was later released")."""
+_MONTHS = (
+    "January|February|March|April|May|June|July|August|September|October|November|December"
+    "|spring|summer|autumn|fall|winter"
+)
+_TIME_BACK = re.compile(
+    r"(?i:\b(?:that|the\s+(?:same|following|next|previous|preceding|prior))\s+(?:year|month|week|day|decade|season|"
+    + _MONTHS.lower()
+    + r")s?\b|\b(?:later|earlier)\s+that\b)"
+    r"|(?:^|\b(?:[Ii]n|[Bb]y|[Oo]n|[Uu]ntil|[Ff]rom|[Ss]ince|[Dd]uring|[Tt]hrough|[Ee]arly|[Ll]ate|[Mm]id-?)\s+)(?:the\s+)?(?:"
+    + _MONTHS
+    + r")\b(?!\s*-)"
+)
+"""A time that only the text before the sentence dates: a month or season named without its year
+("By November the 300 Spanish colonists had dwindled"), "that year", "the following spring", "later
+that"; read only where the sentence names no year."""
+_YEAR_NAMED = re.compile(r"(?<!\d)(?:1\d{3}|20\d{2})(?!\d)|'\d{2}\b")
+_NEEDS_COMPLEMENT = frozenset(
+    {"version", "remainder", "majority", "minority", "successor", "predecessor", "sequel", "counterpart"}
+    | {"equivalent", "replacement", "revision", "variant"}
+)
+"""Nouns that name a thing by its relation to another ("a toned down version", "the successor", "the
+majority"): without an "of …" that names the other, a reader of a window that cut sentences of its
+paragraph looks for it in them (a paragraph's opening is read whole: "proved an important result")."""
 
 
 def points_back(sentence: str) -> bool:
     """``sentence`` leans on text before it past its opening words: an anaphoric adverb
-    (:data:`_ANAPHORIC_ADVERB`), or a demonstrative determiner ("this power", "these reforms") whose noun
+    (:data:`_ANAPHORIC_ADVERB`), a time that only the text before dates (:data:`_TIME_BACK`: a month
+    without its year, "that year"), or a demonstrative determiner ("this power", "these reforms") whose noun
     the sentence has not named before it and that is no time ("this year"); a reader resolves it from
     the text before, however common the noun.
 
@@ -268,8 +320,12 @@ def points_back(sentence: str) -> bool:
     (True, True)
     >>> points_back("In 1950 a company sold power to the town, and this company grew."), points_back("In 1890 he moved.")
     (False, False)
+    >>> points_back("By November the 300 colonists had dwindled."), points_back("By November 1526 the colonists had left.")
+    (True, False)
     """
     if _ANAPHORIC_ADVERB.search(sentence):
+        return True
+    if _TIME_BACK.search(sentence) and not _YEAR_NAMED.search(sentence):
         return True
     for token in _parse(sentence):
         head = token.head
@@ -285,20 +341,99 @@ def points_back(sentence: str) -> bool:
     return False
 
 
-def _cut_referent(opening: str, cut: str, known: frozenset[str]) -> bool:
+def _cut_referent(opening: str, cut: str, known: frozenset[str], within: str = "") -> bool:
     """``opening`` (the passage's first sentence) names a bare definite description
     (:func:`definite_heads`) whose noun it has not named before but the text cut before it has
     (``cut``: the sentences dropped and the article's previous paragraph), a noun that a reader does
     not resolve without that text (not in ``known``: :class:`Around`); or one that always refers back
-    (:data:`_NEEDS_EVENT`)."""
-    words = re.findall(r"(?i)\b(?:the|this|these|those|that)\s+((?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*)", opening)
+    (:data:`_NEEDS_EVENT`); or, where the passage cuts sentences of its own paragraph (``within``), a
+    description with modifiers (:func:`described_heads`: "the 300 Spanish colonists") whose noun those
+    sentences name, or an adjective of an unnamed place (:func:`_unnamed_place`). A paragraph's opening is
+    read against the paragraph before only by its bare descriptions: the article's paragraphs share
+    their words, and a paragraph opens on what it speaks of."""
+    words = re.findall(r"(?i)\b(?:the|this|these|those|that)\s+((?:[\w-]+\s+){0,3}[a-z][\w-]*)", opening)
     gone = {_stem(w) for w in tokens(cut)} - STOPWORDS - known
-    if not any(_stem(w) in gone or w in _NEEDS_EVENT for run in words for w in run.lower().split()):
+    if within.strip() and _unnamed_place(opening):
+        return True
+    cut_prefixes = {w[:PREFIX] for w in {_stem(w) for w in tokens(within)} - STOPWORDS - known}
+    if not any(
+        _stem(w) in gone or _stem(w)[:PREFIX] in cut_prefixes or w in _NEEDS_EVENT
+        for run in words
+        for w in run.lower().split()
+    ):
         return False  # no word of a description was cut: the parse is not needed
     for offset, noun in definite_heads(opening):
         shown = {_stem(w)[:PREFIX] for w in tokens(opening[:offset])}  # "blocked" names "the blockages"
         if noun in _NEEDS_EVENT or (_stem(noun) in gone and _stem(noun)[:PREFIX] not in shown):
             return True
+    for offset, noun in described_heads(opening):
+        shown = {_stem(w)[:PREFIX] for w in tokens(opening[:offset])}
+        if _stem(noun)[:PREFIX] in cut_prefixes and _stem(noun)[:PREFIX] not in shown:
+            return True
+    return False
+
+
+_PLACE_ADJECTIVES = frozenset(
+    {"national", "nationwide", "countrywide", "domestic", "federal", "provincial", "statewide", "municipal"}
+)
+"""Adjectives that speak of a place without naming it ("the national import bill"): which nation, only a
+name in the sentence says, else the text cut before it."""
+
+
+def _unnamed_place(sentence: str) -> bool:
+    """``sentence`` speaks of a place by an adjective (:data:`_PLACE_ADJECTIVES`) and names no place or
+    other proper noun that would say which.
+
+    >>> _unnamed_place("Petroleum accounts for 19% to 25% of the national import bill.")
+    True
+    >>> _unnamed_place("Petroleum accounts for 19% to 25% of Kenya's national import bill.")
+    False
+    """
+    doc = _parse(sentence)
+    return any(t.lower_ in _PLACE_ADJECTIVES for t in doc) and not any(t.pos_ == "PROPN" for t in doc)
+
+
+def described_heads(sentence: str) -> tuple[tuple[int, str], ...]:
+    """``(offset, noun)`` of every definite description of ``sentence`` that names no name, bare or with
+    modifiers ("the 300 Spanish colonists", "the national import bill", "The auditorium of the theatre"):
+    "the" or a demonstrative and a common noun (no time, :data:`_TIME_HEADS`) with no proper noun in the
+    phrase. Where the cut text names its noun (or a word of the same stem: "colony", "colonists"), the
+    description refers to it.
+
+    >>> described_heads("By 1527 the 300 Spanish colonists left the Carolina coast.")
+    ((8, 'colonists'),)
+    """
+    found = []
+    for token in _parse(sentence):
+        head = token.head
+        if (
+            token.dep_ == "det"
+            and token.lower_ in _DEMONSTRATIVES - {"that"}  # "wrote that decentralization …"
+            and head.pos_ == "NOUN"
+            and head.i > token.i
+            and _stem(head.lower_) not in _TIME_HEADS
+            and not any(t.pos_ == "PROPN" for t in head.subtree)
+        ):
+            found.append((token.idx, head.lower_))
+    return tuple(found)
+
+
+def needs_complement(sentence: str) -> bool:
+    """``sentence`` names a thing by its relation to another (:data:`_NEEDS_COMPLEMENT`: "a toned down
+    version", "the successor") without an "of …" (or another preposition: "a majority in both chambers"), a
+    possessive, a clause or a name that says which other.
+
+    >>> needs_complement("A toned down version was adopted in 1989."), needs_complement("A version of the plan passed in 1989.")
+    (True, False)
+    """
+    for token in _parse(sentence):
+        if token.pos_ == "NOUN" and token.lower_ in _NEEDS_COMPLEMENT | {w + "s" for w in _NEEDS_COMPLEMENT}:
+            children = list(token.children)
+            if not any(
+                c.dep_ in {"prep", "poss", "compound", "acl", "relcl", "appos"} or c.pos_ == "PROPN"
+                for c in children
+            ):
+                return True
     return False
 
 
@@ -393,11 +528,11 @@ def window_problem(
         return "cuts_quotation"
     cut = f"{context.before}\n{text[:start]}"
     if first or context.before.strip():
-        if _CONNECTIVE.match(opening) or needs_referent(opening):
+        if _CONNECTIVE.match(opening) or needs_referent(opening) or bare_quantifier(opening):
             return "opens_on_connective"
         if points_back(opening):
             return "points_back"
-        if _cut_referent(opening, cut, context.known):
+        if _cut_referent(opening, cut, context.known, text[:start]) or (first and needs_complement(opening)):
             return "cut_referent"
         if _ENUMERATION.match(opening) or text[:start].rstrip().rstrip("”\"' )").endswith(":"):
             return "cuts_list"
