@@ -1232,7 +1232,8 @@ def shared_believability(squad: Squad, entities: list[list[Entity]]) -> Believab
 _UNIT = (
     r"(?:sq\.?\s*mi|square\s+(?:miles?|kilomet(?:re|er)s?|feet|foot|metres?|meters?|yards?)|km2|km²|mi2|mi²|"
     r"m2|m²|ft2|ha|hectares?|acres?|km|mi|miles?|kilomet(?:re|er)s?|metres?|meters?|m|ft|feet|foot|"
-    r"kg|kilograms?|lbs?|pounds?|tonnes?|tons?|°\s*[CF]|litres?|liters?|gallons?|mph|km/h)"
+    r"kg|kilograms?|lbs?|pounds?|tonnes?|tons?|°\s*[CF]|litres?|liters?|gallons?|mph|km/h|inch(?:es)?|cm|mm|"
+    r"(?:(?:kilo|mega|giga|tera)?watts?|[kMGT]?W)(?:h|-hours?)?(?:\s*(?:per|/)\s*(?:square\s+met(?:re|er)|m2|m²))?)"
 )
 _UNIT_AT = re.compile(rf"^\s*-?\s*({_UNIT}|°|%|percent\b)", re.IGNORECASE)
 """A unit right after a number ("573-meter", "28° East", "61.1%")."""
@@ -1247,14 +1248,24 @@ def _unit_key(unit: str) -> str:
     return key[:-1] if key.endswith("s") and len(key) > 2 else key
 
 
+_NUMBER_WORD = (
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety|hundred|thousand|million|half|dozen)"
+)
 _CONVERTED_AFTER = re.compile(
-    rf"^\s*-?\s*{_UNIT}\s*(?:\(|\[|/|\bor\b)\s*(?:about|approximately|c\.|some|nearly|over)?\s*\d"
+    rf"^\s*(?:(?:to|–|-)\s*[\d,.]+\s*)?-?\s*{_UNIT}\s*(?:\(|\[|/|\bor\b)\s*"
+    r"(?:about|approximately|c\.|some|nearly|over)?\s*\d",
+    re.IGNORECASE,
 )
 _CONVERTED_BEFORE = re.compile(
-    rf"\d[\d,.]*\s*-?\s*{_UNIT}\s*(?:\(|\[|/|\bor\b)\s*(?:about|approximately|c\.|some|nearly|over)?\s*$"
+    rf"(?:\d[\d,.]*|\b{_NUMBER_WORD})\s*-?\s*{_UNIT}\s*(?:\(|\[|/|\bor\b)\s*"
+    r"(?:about|approximately|c\.|some|nearly|over)?\s*$",
+    re.IGNORECASE,
 )
 """A number written beside its conversion into another unit ("305 square miles (790 km2)", "1,160,000 square
-miles (3,000,000 km2)", "86 km / 53 mi", "a 573-meter (1,880 ft) track"), on either side."""
+miles (3,000,000 km2)", "86 km / 53 mi", "a 573-meter (1,880 ft) track"), on either side, the first of a
+range too ("150 to 300 watts per square meter or 3.5 to 7.0 kWh/m2"), in digits or words ("the
+five-foot-five inch (165 cm)")."""
 _RATIO = re.compile(
     r"\bper\s+(?:square\s+)?(?:mile|kilomet|km\b|sq\b|capita|household|family|person|head|acre)"
     r"|/\s*(?:sq\.?\s*mi|km2|km²|mi2|mi²)\b",
@@ -1367,7 +1378,7 @@ def _arithmetic_finding(
             for group in combinations(shares, k):
                 if abs(old + sum(group) - 100) <= SHARES_TOTAL:
                     return Finding("arithmetic_tie", own.text)
-        return None
+        return _share_of_stated_total(article, own, at, answer.core, old, new)
     if old >= SUM_MINIMUM and "." not in answer.core:
         again = re.compile(rf"(?<![\w.,$£€:/–-]){re.escape(answer.core)}(?![\w%:/–-]|[.,]\d)")
         for sentence in paragraph:
@@ -1417,6 +1428,35 @@ def _arithmetic_finding(
     return None
 
 
+def _share_of_stated_total(
+    article: Article, own: _Sentence, at: int, core: str, old: float, new: float
+) -> Finding | None:
+    """A share stated beside a count of its sentence, where another sentence of the article states a
+    total that the count is that share of, rounded as the share is ("80,000 Muslims, 13% of the
+    population" and "a population of 630,383": 12.7%), and the new share is not."""
+    places = len(core.split(".")[1].rstrip("%").split()[0]) if "." in core else 0
+    slack = 0.5 * 10**-places
+    shares = [(m.start(), m.end()) for m in _PERCENT.finditer(own.text)]
+    counts = [
+        v
+        for start, v in _counts(own.text)
+        if v >= SHARE_COUNT_MINIMUM and not any(a <= start < b for a, b in shares) and start != at
+    ]
+    for sentence in article.sentences:
+        if sentence is own:
+            continue
+        for _, total in _counts(sentence.text):
+            for count in counts:
+                if total > count:
+                    implied = count * 100 / total
+                    if abs(implied - old) < slack <= abs(implied - new):
+                        return Finding("arithmetic_tie", sentence.text)
+    return None
+
+
+SHARE_COUNT_MINIMUM = 1000
+"""Least count a share beside it is read against the article's totals for (smaller counts and totals
+match a rounded share by chance)."""
 PARTS_SUMMED = 4
 """At most this many counts of a paragraph add up to a total (three branches of an army)."""
 PARTS_LISTED = 12

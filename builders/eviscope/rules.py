@@ -635,8 +635,8 @@ DECLARED: tuple[Rule, ...] = (
     ),
     Rule(
         "arithmetic_tie",
-        "the value can be recomputed from numbers of the article that stay: a conversion written beside it ('305 square miles (790 km2)', 'a 573-meter (1,880 ft) track'), shares of the paragraph that add up to a whole with it (52% and 48%, 31% and 69% of global GDP), a total that a count and its share elsewhere imply ('350,000 … 30% of the city' for 1,300,000 people, which an alternative may not cross), a density or ratio of its paragraph ('4,097.9 people per square mile'), parts that another paragraph counts and that add up to it ('39,200 active personnel' and 21,000, 10,700 and 7,500 in three branches), a part that adds up with others of its passage to a total another paragraph states (33, 25 and 18 seats of 76 senators), or the same number again in its paragraph ('reduced from 44' and '44 members')",
-        'no value that arithmetic ties to numbers that stay: a conversion beside it ("305 square miles (790 km2)", "1,160,000 square miles (3,000,000 km2)", "a 573-meter (1,880 ft) track"), shares of its paragraph that add up to 100 with it (52% female and 48% male; 31% and 69% of global GDP), a total within 15% of what a count and its share elsewhere imply, on the same side of it ("more than 350,000 … about 30% of the city" against 1,800,000 or 1,000,000 people), a count of a paragraph that gives a density ("4,097.9 people per square mile"), a total that two to four counts of another paragraph add up to ("the three branches numbered 39,200" and an army of 21,000, a navy of 10,700 and an air force of 7,500), a part that adds up with two or three others of its passage to a total another paragraph states ("33 Coalition, 25 Labor and 18 crossbench" seats and "76 senators"), or a number its paragraph states again ("reduced from 44 to 40" and "44 members")',
+        "the value can be recomputed from numbers of the article that stay: a conversion written beside it ('305 square miles (790 km2)', 'a 573-meter (1,880 ft) track', 'the five-foot-five inch (165 cm)', '150 to 300 watts per square meter or 3.5 to 7.0 kWh/m2'), a share beside its count whose total another paragraph states ('80,000 … 13%' of 630,383), shares of the paragraph that add up to a whole with it (52% and 48%, 31% and 69% of global GDP), a total that a count and its share elsewhere imply ('350,000 … 30% of the city' for 1,300,000 people, which an alternative may not cross), a density or ratio of its paragraph ('4,097.9 people per square mile'), parts that another paragraph counts and that add up to it ('39,200 active personnel' and 21,000, 10,700 and 7,500 in three branches), a part that adds up with others of its passage to a total another paragraph states (33, 25 and 18 seats of 76 senators), or the same number again in its paragraph ('reduced from 44' and '44 members')",
+        'no value that arithmetic ties to numbers that stay: a conversion beside it, in digits or words, of the first number of a range too ("305 square miles (790 km2)", "1,160,000 square miles (3,000,000 km2)", "a 573-meter (1,880 ft) track", "the five-foot-five inch (165 cm)", "150 to 300 watts per square meter or 3.5 to 7.0 kWh/m2"), a share beside a count of at least 1,000 that rounds as the share of that count in a total another sentence of the article states ("80,000 … 13%" and "630,383"), shares of its paragraph that add up to 100 with it (52% female and 48% male; 31% and 69% of global GDP), a total within 15% of what a count and its share elsewhere imply, on the same side of it ("more than 350,000 … about 30% of the city" against 1,800,000 or 1,000,000 people), a count of a paragraph that gives a density ("4,097.9 people per square mile"), a total that two to four counts of another paragraph add up to ("the three branches numbered 39,200" and an army of 21,000, a navy of 10,700 and an air force of 7,500), a part that adds up with two or three others of its passage to a total another paragraph states ("33 Coalition, 25 Labor and 18 crossbench" seats and "76 senators"), or a number its paragraph states again ("reduced from 44 to 40" and "44 members")',
         failures=(
             Failure("57337f6ad058e614000b5bcb", "1,300,000", "1,800,000", "about 30 percent of the city"),
             Failure("57337f6ad058e614000b5bcb", "1,300,000", "1,000,000", "about 30 percent of the city"),
@@ -678,6 +678,31 @@ DECLARED: tuple[Rule, ...] = (
                 "How large is the lake?",
                 "quantity",
                 "820",
+            ),
+            # issue 32's fifteenth read (seed 3838): a share beside its count, whose total another
+            # paragraph states
+            MadeUp(
+                (
+                    "Kelso has a population of 630,383.",
+                    "About 80,000 of its people, [[13%]], are Muslims.",
+                ),
+                "What share of Kelso's people are Muslims?",
+                "quantity",
+                "14%",
+            ),
+            # issue 32's fifteenth read (seed 8484): a conversion of a number in words, and of a range's first
+            # number, in units the earlier reads had not shown
+            MadeUp(
+                ("He hung a banner on the six-foot-two inch ([[188]] cm) guard's door.",),
+                "How tall was the guard?",
+                "quantity",
+                "191",
+            ),
+            MadeUp(
+                ("The panels give [[150]] to 300 watts per square meter or 3.5 to 7.0 kWh/m2 per day.",),
+                "How much power do the panels give?",
+                "quantity",
+                "160",
             ),
             MadeUp(
                 ("Of the pupils, [[48%]] were boys and 52% were girls.",),
