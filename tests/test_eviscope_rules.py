@@ -178,8 +178,8 @@ CUT_WINDOWS = [
         "The new body's first president was elected in 1921.",
         "opens_on_definite",
     ),
-    # Issue 32's fifteenth read of xl's edits (seeds 4646, 6262) failed the first five, real openers of
-    # its windows after the sentences they cut; the others are made up, of the same classes.
+    # Issue 32's thirteenth and fourteenth reads of xl's edits (seeds 4646, 6262) failed the first five,
+    # real openers of its windows after the sentences they cut; the others are made up, of the same classes.
     (
         "In 1526 Lucas Vázquez de Ayllón founded a colony in South Carolina with 600 colonists.",
         "By November the 300 Spanish colonists were reduced to 100.",
@@ -215,7 +215,7 @@ CUT_WINDOWS = [
         "cut_referent",
     ),
     ("Twelve bishops met in 1215.", "Most signed the charter in 1216.", "opens_on_connective"),
-    # the sixteenth read (seed 8484): a subject pronoun after an opening phrase that names only its
+    # the fifteenth read (seed 8484): a subject pronoun after an opening phrase that names only its
     # object; "later" than an event the window cut
     (
         "In 1759 the king made Carvalho Count of Oeiras.",

@@ -307,6 +307,7 @@ _NEEDS_COMPLEMENT = frozenset(
 """Nouns that name a thing by its relation to another ("a toned down version", "the successor", "the
 majority"): without an "of …" that names the other, a reader of a window that cut sentences of its
 paragraph looks for it in them (a paragraph's opening is read whole: "proved an important result")."""
+_NEEDS_COMPLEMENT_FORMS = _NEEDS_COMPLEMENT | {w + "s" for w in _NEEDS_COMPLEMENT}
 
 
 def points_back(sentence: str) -> bool:
@@ -427,7 +428,7 @@ def needs_complement(sentence: str) -> bool:
     (True, False)
     """
     for token in _parse(sentence):
-        if token.pos_ == "NOUN" and token.lower_ in _NEEDS_COMPLEMENT | {w + "s" for w in _NEEDS_COMPLEMENT}:
+        if token.pos_ == "NOUN" and token.lower_ in _NEEDS_COMPLEMENT_FORMS:
             children = list(token.children)
             if not any(
                 c.dep_ in {"prep", "poss", "compound", "acl", "relcl", "appos"} or c.pos_ == "PROPN"
