@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -143,6 +144,15 @@ def check_unique_ids(path: Path, rows: list[dict[str, Any]]) -> None:
                 f"{path}: duplicate id {id_text(row['id'])} in the dataset (rows {seen} and {number}); "
                 "the data is malformed: rebuild it"
             )
+
+
+@functools.cache
+def features_of(schema: pa.Schema) -> Any:
+    """The `datasets` ``Features`` of a row schema declared in Arrow terms (one object per schema).
+    `datasets` is imported here, not where rows are only read."""
+    from datasets import Features
+
+    return Features.from_arrow_schema(schema)
 
 
 def read_split(root: Path, config: str, schema: pa.Schema, what: str) -> list[dict[str, Any]]:

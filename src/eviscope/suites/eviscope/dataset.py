@@ -9,7 +9,7 @@ from eviscope.core.datafiles import read_split
 from eviscope.core.errors import EviScopeError
 from eviscope.core.layout import DEFAULT_DATASET_DIR, split_path
 from eviscope.core.registry import for_config
-from eviscope.suites.eviscope.rows import EVISCOPE_FEATURES
+from eviscope.suites.eviscope.rows import EVISCOPE_SCHEMA
 
 
 def load_rows(config: str, dataset_dir: str | Path = DEFAULT_DATASET_DIR) -> list[dict[str, Any]]:
@@ -23,4 +23,4 @@ def load_rows(config: str, dataset_dir: str | Path = DEFAULT_DATASET_DIR) -> lis
             + ("" if root == Path(DEFAULT_DATASET_DIR) else f" --out {root}")
             + "` first, or point --dataset at the folder it was built into"
         )
-    return read_split(root, config, EVISCOPE_FEATURES.arrow_schema, f"EviScope ({config})")
+    return read_split(root, config, EVISCOPE_SCHEMA, f"EviScope ({config})")

@@ -57,7 +57,7 @@ from eviscope.core.errors import EviScopeError, brief, id_text, plain
 from eviscope.core.fields import KnownFields, UnknownFields, Warn, unknown_field_message
 from eviscope.core.jsonl import json_line_error, jsonl_lines
 from eviscope.core.usage import MAX_AMOUNT, MAX_COUNT, Amount, Count
-from eviscope.suites.eviscope.rows import RowModel
+from eviscope.suites.eviscope.rows import ACTIONS, RowModel
 
 __all__ = [
     "MAX_AMOUNT",
@@ -148,7 +148,6 @@ _PARSE = pa_json.ParseOptions(
 POOL = pa.jemalloc_memory_pool()
 """The memory of the tables read, and of the join: pyarrow's jemalloc, which gives back what a block's
 parsing freed (its default pool, mimalloc, kept 30 to 100 MB more of a million predictions)."""
-_ACTIONS = pa.array(["answer", "abstain", "flag_conflict"])
 _ACTION_KEY = re.compile(rb'"action"[ \t\r]*:')
 
 
@@ -399,7 +398,7 @@ def _plainly_valid(table: pa.Table, lines: list[bytes]) -> bool:
     if table.column("id").null_count:
         return False
     action = table.column("action")
-    if pc.index_in(action, value_set=_ACTIONS).null_count != action.null_count:
+    if pc.index_in(action, value_set=pa.array(ACTIONS)).null_count != action.null_count:
         return False
     if action.null_count:
         nulls = np.flatnonzero(action.is_null().to_numpy())

@@ -56,7 +56,6 @@ ANSWER, ABSTAIN, FLAG_CONFLICT = (ACTIONS.index(a) for a in ("answer", "abstain"
 NO_ACTION = -1
 """The action code of a prediction with ``action: null``."""
 _ACTION_CODE: dict[str | None, int] = {**{a: i for i, a in enumerate(ACTIONS)}, None: NO_ACTION}
-_ACTIONS = pa.array(ACTIONS)
 _VARIANT_CODE = {v: i for i, v in enumerate(VARIANTS)}
 CONFLICTING = _VARIANT_CODE["conflicting"]
 
@@ -195,7 +194,7 @@ def row_vectors(rows: Sequence[Mapping[str, Any]], preds: Predictions | Sequence
     )
     table, row_of = preds.table, preds.row_of()
     action = np.empty(n, dtype=np.int8)
-    codes = pc.index_in(table.column("action"), value_set=_ACTIONS, memory_pool=POOL)
+    codes = pc.index_in(table.column("action"), value_set=pa.array(ACTIONS), memory_pool=POOL)
     action[row_of] = pc.coalesce(codes, NO_ACTION, memory_pool=POOL).to_numpy()
     usage = np.zeros((n, len(_USAGE_FIELDS)), dtype=np.float64)
     for j, name in enumerate(_USAGE_FIELDS):

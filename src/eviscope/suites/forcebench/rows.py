@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from datasets import Features, Value
+import pyarrow as pa
 
-from eviscope.core.datafiles import read_file, read_split
+from eviscope.core.datafiles import features_of, read_file, read_split
 from eviscope.core.errors import EviScopeError
 from eviscope.core.layout import split_path
 
@@ -39,30 +39,40 @@ SPLITS: tuple[str, ...] = ("eval", "pool")
 
 CONFIG = "forcebench"
 
-FORCEBENCH_FEATURES = Features(
-    {
-        "id": Value("string"),
-        "axis": Value("string"),
-        "severity": Value("int32"),
-        "context": Value("string"),
-        "evidence": Value("string"),
-        "evidence_span": Value("string"),
-        "calibrated_claim": Value("string"),
-        "raised_claim": Value("string"),
-        "repair": Value("string"),
-        "rationale": Value("string"),
-        "source": Value("string"),
-        "annotation_status": Value("string"),
-        "claim_source": Value("string"),
-        "raised_source": Value("string"),
-        "source_license": Value("string"),
-        "pair_type": Value("string"),
-        "split": Value("string"),
-    }
+FORCEBENCH_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("axis", pa.string()),
+        ("severity", pa.int32()),
+        ("context", pa.string()),
+        ("evidence", pa.string()),
+        ("evidence_span", pa.string()),
+        ("calibrated_claim", pa.string()),
+        ("raised_claim", pa.string()),
+        ("repair", pa.string()),
+        ("rationale", pa.string()),
+        ("source", pa.string()),
+        ("annotation_status", pa.string()),
+        ("claim_source", pa.string()),
+        ("raised_source", pa.string()),
+        ("source_license", pa.string()),
+        ("pair_type", pa.string()),
+        ("split", pa.string()),
+    ]
 )
-"""`datasets` features of a ForceBench row; field meanings are in contract §5 and the dataset card."""
+"""The Arrow schema of a ForceBench row, its one declaration; field meanings are in contract §5 and the
+dataset card. ``FORCEBENCH_FEATURES`` is the same as `datasets` features (:func:`__getattr__`)."""
 
-FIELDS: tuple[str, ...] = tuple(FORCEBENCH_FEATURES)
+
+def __getattr__(name: str) -> Any:
+    """``FORCEBENCH_FEATURES``, the `datasets` features of :data:`FORCEBENCH_SCHEMA`, made on first use
+    (what only reads rows does not import `datasets`)."""
+    if name == "FORCEBENCH_FEATURES":
+        return features_of(FORCEBENCH_SCHEMA)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+FIELDS: tuple[str, ...] = tuple(FORCEBENCH_SCHEMA.names)
 
 
 def source_group(source: str) -> str:
@@ -85,7 +95,7 @@ def read_rows(path: Path | str) -> list[dict[str, Any]]:
         path = split_path(root, CONFIG)
     if not path.is_file():
         raise EviScopeError(f"{path}: no ForceBench rows here; build them with `eviscope build forcebench`")
-    schema = FORCEBENCH_FEATURES.arrow_schema
+    schema = FORCEBENCH_SCHEMA
     if root is None:
         return read_file(path, schema, "ForceBench")
     return read_split(root, CONFIG, schema, "ForceBench")
