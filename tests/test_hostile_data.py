@@ -76,7 +76,7 @@ MODIFIED = "the data was modified after it was built; rebuild it with `eviscope 
 CASES: dict[str, tuple[Spoil, str, str | None]] = {
     # name: (spoil, the error, the error with --allow-modified-data (None: scored, with a warning))
     "truncated": (lambda d, p: p.write_bytes(p.read_bytes()[:1000]), MODIFIED,
-                  "test.parquet: not a readable Parquet file (Could not open Parquet input source"),
+                  "test.parquet: not a readable Parquet file (Parquet magic bytes not found in footer"),
     "garbage": (lambda d, p: p.write_bytes(random.Random(1).randbytes(5000)), MODIFIED,
                 "test.parquet: not a readable Parquet file ("),
     "empty": (lambda d, p: p.write_bytes(b""), MODIFIED, "Parquet file size is 0 bytes"),

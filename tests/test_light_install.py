@@ -74,3 +74,19 @@ raise SystemExit(main(["build", "eviscope-v1.1", "--out", {str(tmp_path / "out")
     [line] = done.stderr.strip().splitlines()
     assert "pip install 'eviscope[build]'" in line and "spacy" in line
     assert not (tmp_path / "out" / "data").exists()
+
+
+def test_a_run_reads_its_rows_without_datasets_or_pandas(built_dataset: Path, tmp_path: Path) -> None:
+    # everything `eviscope run` does before its model loads: a second run's start is mostly imports
+    code = f"""
+from eviscope.cli import make_parser
+from eviscope.suites.eviscope.dataset import load_rows
+
+make_parser()
+print("ROWS", len(load_rows("eviscope-v1.1", {str(built_dataset)!r})))
+print("IMPORTED", sorted(name for name in ("datasets", "pandas", "torch") if name in sys.modules))
+"""
+    done = _python(code, tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "ROWS 0" not in done.stdout
+    assert "IMPORTED []" in done.stdout
