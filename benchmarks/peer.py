@@ -266,7 +266,7 @@ def main() -> None:
     print(f"\nbest of {args.repeats}, {args.rows} rows, {args.max_tokens} new tokens, batch size {args.batch_size}, "
           f"{args.threads} threads ({load()} at the end):")  # fmt: skip
     print(tabulate(table, headers=["schema", "wall s (eviscope / lm-eval)", "ratio", "CPU s", "ratio",
-                                   "peak RSS MiB", "ratio", "same prompts", "same replies"]))  # fmt: skip
+                                   "peak RSS MiB", "ratio", "same prompts", "same replies"], disable_numparse=True))  # fmt: skip
 
 
 if __name__ == "__main__":
