@@ -57,7 +57,7 @@ granted = huge_pages_for_torch()
 import torch
 
 before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-block = torch.ones(64 << 20)  # 256 MiB, touched once: a prefill's attention scores
+block = torch.ones(64 << 20)  # 256 MiB, touched once: a fresh block, as a batch's activations are
 faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
 print(granted, faults)
 """

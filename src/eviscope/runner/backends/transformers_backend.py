@@ -14,7 +14,8 @@ staying in the heap, which holds the peak RSS to the weights, the key/value cach
 at the price of page faults on every fresh large block (the manifest's ``large_blocks_mapped``). So that
 those faults come 2 MiB at a time, not 4 KiB, torch is asked, before it is first imported, to back its
 large blocks with transparent huge pages (:func:`eviscope.core.memory.huge_pages_for_torch`; the
-manifest's ``huge_pages``): on SmolLM2-135M, 16 rows, 4.9 M fewer page faults and 13 s less system CPU.
+manifest's ``huge_pages``): on SmolLM2-135M, 16 rows without schemas, 7.4 M page faults became 1.1 M
+and system CPU 20.4 s became 6.8 s (docs/benchmarks.md).
 """
 
 from __future__ import annotations
