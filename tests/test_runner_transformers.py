@@ -42,6 +42,7 @@ def test_run_then_score_on_cpu(tiny_model, built_dataset, tmp_path, capsys):
     assert manifest["engine_calls"] == 1 and manifest["parse_failures"] == {"replies": 160, "unresolved": 160}
     assert manifest["prompt"]["id"] == "vanilla.v2" and len(manifest["prompt"]["sha256"]) == 64
     assert manifest["backend_details"]["chat_template"] == "tokenizer"
+    assert manifest["backend_details"]["kv_cache"] == "prefilled by row, reserved"
     capsys.readouterr()
     report = tmp_path / "report"
     assert main(["score", "--dataset", str(built_dataset), str(out / "predictions.jsonl"),

@@ -1,7 +1,10 @@
 """transformers on CPU for small models (a hub id, a model folder, or a GGUF file or a folder holding
 one, dequantized once into a cached float32 folder keyed by the file's SHA-256, which later runs and resumes
-load): the whole batch in one backend call, generated greedily in
-length-sorted, left-padded groups (a group holds at most ``max_batch_tokens`` padded prompt tokens).
+load): the whole batch in one backend call, generated greedily in length-sorted groups (a group holds at
+most ``max_batch_tokens`` padded prompt tokens). Each prompt of a group is prefilled alone, without
+padding, into the group's key/value cache, which is reserved once for the prompts and the new tokens;
+the group then decodes as one left-padded batch (:mod:`eviscope.runner.backends.kv_cache`; the
+manifest's ``kv_cache``).
 
 Structured output uses xgrammar's logits processor (one grammar matcher per row, JSON without free
 white space) when xgrammar is installed; without it the tolerant parser and bounded retries do the
@@ -63,11 +66,12 @@ def _fallback_prompt(messages: list[Message]) -> str:
     return "".join(f"{m['role']}: {m['content']}\n\n" for m in messages) + "assistant:"
 
 
-MAX_BATCH_TOKENS = 4096
-"""Padded prompt tokens per ``generate`` group by default. On SmolLM2-135M with each row's schema
-(``benchmarks/peer.py``, best of 3, 8 rows, 2 cores) 4096 ran in the same wall as 16384 (30.7 and 30.4 s)
-with a peak RSS of 1384 MiB against 1703 (lm-eval's 1350-1372): groups of fewer rows of near lengths pad
-less and hold a smaller key/value cache."""
+MAX_BATCH_TOKENS = 6144
+"""Padded prompt tokens per ``generate`` group by default: it bounds a group's key/value cache, which is
+most of a run's memory beyond the weights. On SmolLM2-135M with each row's schema (16 ``eviscope-v1.1``
+rows, 64 new tokens, batch size 8, 2 cores; ``/usr/bin/time``) prompts prefilled by row peak at 1383, 1442
+and 1566 MiB with 4096, 6144 and 8192 (lm-eval: 1364 MiB) in 67.6, 59.5 and 52.1 s: 6144 is the largest
+within 1.1x lm-eval's memory, and no more than 4096 took when the prefill was batched (1478 MiB)."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,9 @@ class TransformersBackend:
                 f"the transformers backend needs torch and transformers ({err}); "
                 "install them with `pip install 'eviscope[cpu]'`"
             ) from None
+        from eviscope.runner.backends import kv_cache
+
+        self._kv_cache = kv_cache
         self.sampling = sampling
         self.engine_calls = 0
         self.generate_calls = 0
@@ -145,6 +152,7 @@ class TransformersBackend:
             self.tokenizer.pad_token = self.tokenizer.eos_token
         self.chat_template = "tokenizer" if self.tokenizer.chat_template else FALLBACK_CHAT_FORMAT
         self.generation_config = self._generation_config()
+        self._cache_kind = kv_cache.cache_kind(self.model, self.generation_config)
         self._grammar = (
             grammar_compiler(self.tokenizer, self.model.config.vocab_size) if structured_output else None
         )
@@ -173,6 +181,7 @@ class TransformersBackend:
                 "max_batch_tokens": max_batch_tokens,
                 "large_blocks_mapped": large_blocks_mapped,
                 "huge_pages": huge_pages,
+                "kv_cache": self._cache_kind,
                 "chat_template": self.chat_template,
                 "torch_version": torch.__version__,
                 "transformers_version": transformers.__version__,
@@ -222,7 +231,7 @@ class TransformersBackend:
 
     def complete(self, requests: list[ChatRequest]) -> list[Completion]:
         """All requests in one backend call: sorted by prompt length and generated in groups of at most
-        ``max_batch_tokens`` padded prompt tokens, so padding (and quadratic attention over it) stays small."""
+        ``max_batch_tokens`` padded prompt tokens, which bound a group's key/value cache."""
         if not requests:
             return []
         start = time.perf_counter()
@@ -247,12 +256,15 @@ class TransformersBackend:
         """One left-padded greedy ``generate`` over ``group``: index → its completion, latency not
         yet shared out; ``truncated`` when no stop token came within ``max_tokens``."""
         torch = self._torch
-        batch = self.tokenizer.pad({"input_ids": [ids[i] for i in group]}, return_tensors="pt").to(
-            self.device
-        )
+        prompts = [ids[i] for i in group]
+        batch = self.tokenizer.pad({"input_ids": prompts}, return_tensors="pt").to(self.device)
         with torch.inference_mode():
+            cache = self._kv_cache.generation_cache(
+                self.model, self._cache_kind, prompts, self.sampling.max_tokens
+            )
             output = self.model.generate(
                 **batch,
+                **cache,
                 generation_config=self.generation_config,
                 logits_processor=self._logits_processors([requests[i] for i in group]),
             )
