@@ -7,35 +7,46 @@ logit that matters:
   mask keeps the prefill off SDPA's causal kernel, which skips the upper triangle.
   :func:`prefilled_cache` runs each prompt alone instead (no padding, no mask) and writes its keys
   and values, right-aligned, into its row of the batch's cache; ``generate`` then decodes the batch
-  from the last prompt token on. On SmolLM2-135M (float32, 2 CPU threads, 16 ``eviscope-v1.1`` rows,
-  groups of at most 4096 padded tokens) the prefill took 24 s instead of 34–38 s, with the same
-  16 replies (``docs/benchmarks.md``).
+  from the last prompt token on. On SmolLM2-135M (float32, 2 CPU threads, 16 ``eviscope-v1.1`` rows
+  in groups of at most 4096 padded tokens, 64 new tokens) the prefill took 24.8 s instead of 34–38 s,
+  with the same 16 replies (``docs/benchmarks.md``).
 - **Copying the cache every step.** ``DynamicCache`` appends each decoded token with ``torch.cat``,
   copying the whole cache: at 8 rows of 800–1100 tokens, 40–50% of a decode step (189 → 116 ms and
-  263 → 136 ms a step without it). :class:`ReservedLayer` reserves one block per layer for the prompt
-  and the new tokens, writes each token into it and gives attention a view of the filled part: the
-  same values in the same shapes, so the same logits, bit for bit.
+  263 → 136 ms a step without it). :class:`ReservedLayer` reserves room for :data:`RESERVE` more tokens
+  at a time, writes each token into it and gives attention a view of the filled part: the same values
+  in the same shapes, which on CPU's SDPA kernels gives the same logits, bit for bit
+  (``tests/test_kv_cache.py``).
+
+Both rely on transformers' cache layers (``transformers.cache_utils``), which :func:`cache_kind`
+checks before they are used: anything else gets transformers' own cache.
 """
 
 from __future__ import annotations
 
-import functools
 import inspect
 from typing import Any
 
 import torch
 from transformers.cache_utils import Cache, DynamicCache, DynamicLayer
 
+RESERVE = 64
+"""New tokens a :class:`ReservedLayer` makes room for at a time: a row's unused room is at most this,
+and a reply of ``n`` tokens copies the cache ``n / RESERVE`` times, where ``torch.cat`` copies it ``n``."""
+
 
 class ReservedLayer(DynamicLayer):
-    """A full-attention layer whose keys and values are views of blocks reserved for ``reserve`` more
+    """A full-attention layer whose keys and values are views of blocks with room for ``reserve`` more
     tokens than the cache holds when they are (re)made: at prefill, when full, or after transformers
     replaced ``keys`` (beam reordering, batch selection), whose result is then copied in."""
 
-    def __init__(self, reserve: int) -> None:
+    def __init__(self, reserve: int = RESERVE) -> None:
         super().__init__()
         self.reserve = reserve
         self._blocks: tuple[torch.Tensor, torch.Tensor] | None = None
+
+    def reset(self) -> None:
+        self._blocks = None
+        super().reset()
 
     def update(
         self, key_states: torch.Tensor, value_states: torch.Tensor, *args: Any, **kwargs: Any
@@ -116,55 +127,63 @@ PREFILLED_BY_ROW, RESERVED, TRANSFORMERS = "prefilled by row, reserved", "reserv
 
 
 def cache_kind(model: Any, generation_config: Any) -> str:
-    """The kind of cache :func:`generation_cache` makes for ``model``: :data:`PREFILLED_BY_ROW` when
-    every layer is plain full attention; :data:`RESERVED` when some are not (those stay as
-    transformers makes them); :data:`TRANSFORMERS` (``generate`` makes it) for a model that brings
-    its own kind of cache, or a generation config that names one."""
-    if not (
-        getattr(model, "_supports_default_dynamic_cache", lambda: False)()
-        and getattr(generation_config, "cache_implementation", None) is None
-    ):
+    """The kind of cache :func:`generation_cache` makes for ``model`` under ``generation_config``:
+
+    - :data:`TRANSFORMERS` (``generate`` makes its own) for a model that brings its own kind of cache,
+      whose generation config (or ``generation_config``) names one, or with no plain full-attention layer;
+    - :data:`PREFILLED_BY_ROW` when every layer is plain full attention and the model takes the
+      ``position_ids`` that ``generate`` derives from the attention mask (a row prefilled alone must
+      keep its positions in the padded batch) and ``logits_to_keep``;
+    - :data:`RESERVED` otherwise: its plain layers reserved, the rest (sliding windows…) as
+      transformers makes them.
+    """
+    named = getattr(generation_config, "cache_implementation", None) or getattr(
+        getattr(model, "generation_config", None), "cache_implementation", None
+    )
+    if named or not getattr(model, "_supports_default_dynamic_cache", lambda: False)():
         return TRANSFORMERS
-    layers = DynamicCache(config=model.config).layers
-    return PREFILLED_BY_ROW if layers and all(type(x) is DynamicLayer for x in layers) else RESERVED
+    plain = [type(layer) is DynamicLayer for layer in DynamicCache(config=model.config).layers]
+    if not any(plain):
+        return TRANSFORMERS
+    takes = inspect.signature(type(model).forward).parameters
+    return PREFILLED_BY_ROW if all(plain) and {"position_ids", "logits_to_keep"} <= takes.keys() else RESERVED
 
 
-def generation_cache(model: Any, kind: str, prompts: list[list[int]], reserve: int) -> dict[str, Cache]:
+def generation_cache(model: Any, kind: str, prompts: list[list[int]]) -> dict[str, Cache]:
     """``generate``'s cache argument (none for :data:`TRANSFORMERS`) for ``prompts`` left-padded into
-    one batch, with room for ``reserve`` new tokens; a one-token prompt is not prefilled by row."""
+    one batch. Call it, and ``generate``, under ``torch.inference_mode()`` or ``torch.no_grad()``."""
     if kind == TRANSFORMERS:
         return {}
-    if kind == RESERVED or min(map(len, prompts)) < 2:
-        return {cache_argument(model): reserved_cache(model, reserve)}
-    return {cache_argument(model): prefilled_cache(model, prompts, reserve)}
+    cache = prefilled_cache(model, prompts) if kind == PREFILLED_BY_ROW else reserved_cache(model)
+    return {cache_argument(model): cache}
 
 
-def reserved_cache(model: Any, reserve: int) -> DynamicCache:
+def reserved_cache(model: Any, reserve: int = RESERVE) -> DynamicCache:
     """``model``'s default cache with each plain full-attention layer a :class:`ReservedLayer`
     (sliding-window and other layers stay as transformers makes them)."""
     cache = DynamicCache(config=model.config)
     cache.layers = [
         ReservedLayer(reserve) if type(layer) is DynamicLayer else layer for layer in cache.layers
     ]
-    if cache.layer_class_to_replicate is DynamicLayer:
-        cache.layer_class_to_replicate = functools.partial(ReservedLayer, reserve)
     return cache
 
 
-def prefilled_cache(model: Any, prompts: list[list[int]], reserve: int) -> DynamicCache:
+@torch.no_grad()
+def prefilled_cache(model: Any, prompts: list[list[int]], reserve: int = RESERVE) -> DynamicCache:
     """A cache of :class:`ReservedLayer` holding every prompt but its last token, each prefilled alone
-    and right-aligned (zeros before it, which the batch's attention mask hides), with room for
-    ``reserve`` more tokens; for a model whose layers are all plain full attention (:func:`cache_kind`).
+    and right-aligned (zeros before it, which the batch's attention mask hides; a one-token prompt is
+    all zeros), with room for ``reserve`` more tokens; for a model of kind :data:`PREFILLED_BY_ROW`.
     ``generate`` on the left-padded prompts with this cache runs their last tokens as one batch."""
-    cache = reserved_cache(model, reserve)
-    end = max(map(len, prompts)) - 1
+    cache, end = reserved_cache(model, reserve), max(map(len, prompts)) - 1
+    if end == 0:
+        return cache
     argument = cache_argument(model)
     device = next(model.parameters()).device
     for row, prompt in enumerate(prompts):
-        layers = [
-            _RowPrefill(layer, row, len(prompts), end - len(prompt) + 1, end + reserve)
-            for layer in cache.layers
-        ]
+        if len(prompt) < 2:
+            continue
+        start = end - len(prompt) + 1
+        layers = [_RowPrefill(layer, row, len(prompts), start, end + reserve) for layer in cache.layers]
         tokens = torch.tensor([prompt[:-1]], device=device)
         model(input_ids=tokens, use_cache=True, logits_to_keep=1, **{argument: Cache(layers=layers)})
     for layer in cache.layers:

@@ -67,11 +67,12 @@ def _fallback_prompt(messages: list[Message]) -> str:
 
 
 MAX_BATCH_TOKENS = 6144
-"""Padded prompt tokens per ``generate`` group by default: it bounds a group's key/value cache, which is
-most of a run's memory beyond the weights. On SmolLM2-135M with each row's schema (16 ``eviscope-v1.1``
-rows, 64 new tokens, batch size 8, 2 cores; ``/usr/bin/time``) prompts prefilled by row peak at 1383, 1442
-and 1566 MiB with 4096, 6144 and 8192 (lm-eval: 1364 MiB) in 67.6, 59.5 and 52.1 s: 6144 is the largest
-within 1.1x lm-eval's memory, and no more than 4096 took when the prefill was batched (1478 MiB)."""
+"""Padded prompt tokens per ``generate`` group by default. It bounds a group's key/value cache (its
+prompts; room for up to 64 new tokens a row comes on top), most of a run's memory beyond the weights.
+On SmolLM2-135M with each row's schema (16 ``eviscope-v1.1`` rows, 64 new tokens, batch size 8, 2 cores;
+``/usr/bin/time``) prompts prefilled by row peak at 1383, 1442 and 1566 MiB with 4096, 6144 and 8192
+(lm-eval: 1364 MiB) in 67.6, 59.5 and 52.1 s: 6144 is the largest within 1.1x lm-eval's memory, and no
+more than 4096 took when the prefill was batched (1478 MiB)."""
 
 
 @dataclass(frozen=True)
@@ -259,9 +260,7 @@ class TransformersBackend:
         prompts = [ids[i] for i in group]
         batch = self.tokenizer.pad({"input_ids": prompts}, return_tensors="pt").to(self.device)
         with torch.inference_mode():
-            cache = self._kv_cache.generation_cache(
-                self.model, self._cache_kind, prompts, self.sampling.max_tokens
-            )
+            cache = self._kv_cache.generation_cache(self.model, self._cache_kind, prompts)
             output = self.model.generate(
                 **batch,
                 **cache,
