@@ -108,7 +108,8 @@ class _RowPrefill(DynamicLayer):
                 value_states.new_zeros((self.rows, heads, self.capacity, value_states.shape[-1])),
             )
         keys, values = self.batch._blocks
-        held, end = self.get_seq_length(), self.start + self.get_seq_length() + key_states.shape[-2]
+        held = self.get_seq_length()
+        end = self.start + held + key_states.shape[-2]
         self.keys = keys[self.row : self.row + 1, :, self.start : end]
         self.values = values[self.row : self.row + 1, :, self.start : end]
         self.keys[:, :, held:] = key_states

@@ -2,8 +2,8 @@
 one, dequantized once into a cached float32 folder keyed by the file's SHA-256, which later runs and resumes
 load): the whole batch in one backend call, generated greedily in length-sorted groups (a group holds at
 most ``max_batch_tokens`` padded prompt tokens). Each prompt of a group is prefilled alone, without
-padding, into the group's key/value cache, which is reserved once for the prompts and the new tokens;
-the group then decodes as one left-padded batch (:mod:`eviscope.runner.backends.kv_cache`; the
+padding, into the group's key/value cache, which is reserved for the prompts and then 64 new tokens at
+a time and written in place; the group then decodes as one left-padded batch (:mod:`eviscope.runner.backends.kv_cache`; the
 manifest's ``kv_cache``).
 
 Structured output uses xgrammar's logits processor (one grammar matcher per row, JSON without free
@@ -71,8 +71,9 @@ MAX_BATCH_TOKENS = 6144
 prompts; room for up to 64 new tokens a row comes on top), most of a run's memory beyond the weights.
 On SmolLM2-135M with each row's schema (16 ``eviscope-v1.1`` rows, 64 new tokens, batch size 8, 2 cores;
 ``/usr/bin/time``) prompts prefilled by row peak at 1383, 1442 and 1566 MiB with 4096, 6144 and 8192
-(lm-eval: 1364 MiB) in 67.6, 59.5 and 52.1 s: 6144 is the largest within 1.1x lm-eval's memory, and no
-more than 4096 took when the prefill was batched (1478 MiB)."""
+(lm-eval: 1364 MiB) in 67.6, 59.5 and 52.1 s: 6144 is the largest within 1.1x lm-eval's memory, and
+about what 4096 took when the prefill was batched (1429 MiB, VmHWM read by a throwaway wrapper; 1478 in
+``benchmarks/peer.py``)."""
 
 
 @dataclass(frozen=True)
